@@ -1,0 +1,38 @@
+"""The rules of Kings Corners scoring. Pure: imports the standard library only.
+
+Each variant is an object with `name`, `label`, `settings`, `presets`,
+`min_players`, `max_players`, `lower_is_better`, `resolve_settings(given)` and
+`play(game) -> GameResult`; `play` checks every round and raises RuleError
+naming the round and field of the first impossible entry.
+"""
+
+from __future__ import annotations
+
+from .base import (Event, Game, GameResult, Hand, Round, RoundResult, RuleError,
+                   Setting)
+from .penalty import PENALTY
+
+VARIANTS = {variant.name: variant for variant in (PENALTY,)}
+
+
+def register(variant) -> None:
+    """Add a variant to the registry (chips and coronation plug in here)."""
+    VARIANTS[variant.name] = variant
+
+
+def get_variant(name: str):
+    """Return the variant called `name`, or raise RuleError."""
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise RuleError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}",
+                        "variant") from None
+
+
+def play(game: Game) -> GameResult:
+    """Compute where a game stands from what was entered."""
+    return get_variant(game.variant).play(game)
+
+
+__all__ = ["Event", "Game", "GameResult", "Hand", "Round", "RoundResult", "RuleError",
+           "Setting", "VARIANTS", "get_variant", "play", "register"]

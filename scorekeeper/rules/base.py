@@ -1,0 +1,164 @@
+"""Shapes shared by every variant: what was entered at the table, what the rules compute."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+
+class RuleError(ValueError):
+    """An entry that cannot have happened at a real table, or a setting out of range.
+
+    `field` names the entry in the game-log's words, e.g. ``went_out``,
+    ``hands.Ann.kings``, ``events[2].kind``, ``corners[1]``, ``rules.target``.
+    `round_number` is 1-based, or None when the error is not about one round.
+    """
+
+    def __init__(self, message: str, field: str | None = None, round_number: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.round_number = round_number
+
+    def at_round(self, number: int) -> "RuleError":
+        """Return this error tagged with the round it belongs to."""
+        self.round_number = number
+        return self
+
+    def __str__(self) -> str:
+        where = []
+        if self.round_number is not None:
+            where.append(f"round {self.round_number}")
+        if self.field:
+            where.append(self.field)
+        return f"{', '.join(where)}: {self.message}" if where else self.message
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Cards one player still held when the hand ended, and how many were kings."""
+
+    cards: int = 0
+    kings: int = 0
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that paid chips into the pot during a hand (chips variants)."""
+
+    player: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Round:
+    """One hand (one deal in coronation) as it was entered.
+
+    `went_out` is the player who emptied their hand, or None for a stalemate
+    (coronation: nobody slew the dragon may also be given as `dragon=None`).
+    `hands` maps each player to what they held; the one who went out may be absent.
+    """
+
+    went_out: str | None = None
+    hands: Mapping[str, Hand] = field(default_factory=dict)
+    events: tuple[Event, ...] = ()
+    corners: tuple[str | None, ...] = ()
+    dragon: str | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A whole game as entered: who sits where, who dealt first, settings, the rounds."""
+
+    variant: str
+    players: tuple[str, ...]
+    first_dealer: str
+    settings: Mapping[str, Any]
+    rounds: tuple[Round, ...] = ()
+    ended: bool = False
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What one round did: its dealer, who won it, what it added, the totals after it.
+
+    `extra` holds variant-specific results under their game-log names
+    (chips: ``pot``, ``stacks``, ``flows``; coronation: ``deal_winner``, ``victory``).
+    """
+
+    number: int
+    dealer: str
+    first_player: str
+    hand_winners: tuple[str, ...]
+    scores: Mapping[str, int]
+    totals: Mapping[str, int]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The state of a game computed from its rounds."""
+
+    rounds: tuple[RoundResult, ...]
+    totals: Mapping[str, int]
+    over: bool
+    winners: tuple[str, ...]
+    ranking: tuple[str, ...]
+    next_dealer: str | None
+    next_first_player: str | None
+    out: frozenset[str] = frozenset()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One rule setting a table can choose when a game starts."""
+
+    name: str
+    label: str
+    kind: type  # int, bool or str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    optional: bool = False  # None ("no target") is allowed
+    quick: tuple[Any, ...] = ()  # values offered one tap away
+    help: str = ""
+
+
+def check_int(value: Any, field_name: str, minimum: int | None = None,
+              maximum: int | None = None, what: str = "a whole number") -> int:
+    """Return `value` as an int, or raise RuleError naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"must be {what}, not {value!r}", field_name)
+    if minimum is not None and value < minimum:
+        raise RuleError(f"must be at least {minimum}, not {value}", field_name)
+    if maximum is not None and value > maximum:
+        raise RuleError(f"must be at most {maximum}, not {value}", field_name)
+    return value
+
+
+def resolve_settings(settings: tuple[Setting, ...], defaults: Mapping[str, Any],
+                     given: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill defaults into `given`, check every value, refuse unknown keys."""
+    known = {s.name: s for s in settings}
+    for key in given:
+        if key not in known and key != "preset":
+            raise RuleError(f"unknown rule setting {key!r}", f"rules.{key}")
+    resolved: dict[str, Any] = {}
+    for s in settings:
+        value = given.get(s.name, defaults.get(s.name))
+        name = f"rules.{s.name}"
+        if value is None and s.optional:
+            resolved[s.name] = None
+        elif s.kind is bool:
+            if not isinstance(value, bool):
+                raise RuleError(f"must be true or false, not {value!r}", name)
+            resolved[s.name] = value
+        elif s.kind is int:
+            resolved[s.name] = check_int(value, name, s.minimum, s.maximum)
+        else:
+            if value not in s.choices:
+                raise RuleError(f"must be one of {', '.join(s.choices)}, not {value!r}", name)
+            resolved[s.name] = value
+    return resolved

@@ -1,0 +1,76 @@
+"""The physical checks on what players held at the end of a hand (penalty and chips)."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .base import Hand, RuleError, Round, check_int
+
+DECK_CARDS = 52
+DECK_KINGS = 4
+
+
+def check_hands(players: Sequence[str], rnd: Round) -> dict[str, Hand]:
+    """Return every player's hand for this round, or raise RuleError naming the field.
+
+    `players` are those who took part in the hand, in seat order.
+    """
+    if rnd.went_out is not None and rnd.went_out not in players:
+        raise RuleError(f"{rnd.went_out!r} is not playing this hand", "went_out")
+    for name in rnd.hands:
+        if name not in players:
+            raise RuleError(f"{name!r} is not playing this hand", f"hands.{name}")
+    hands: dict[str, Hand] = {}
+    for name in players:
+        hand = rnd.hands.get(name)
+        field = f"hands.{name}"
+        if hand is None:
+            if name == rnd.went_out:
+                hands[name] = Hand(0, 0)
+                continue
+            raise RuleError(f"how many cards {name} has left is missing", f"{field}.cards")
+        cards = check_int(hand.cards, f"{field}.cards", 0, what="a whole number of cards")
+        kings = check_int(hand.kings, f"{field}.kings", 0, what="a whole number of kings")
+        if kings > min(DECK_KINGS, cards):
+            raise RuleError(
+                f"{name} holds {cards} card{'s' if cards != 1 else ''}, "
+                f"so cannot hold {kings} king{'s' if kings != 1 else ''}", f"{field}.kings")
+        if name == rnd.went_out and cards:
+            raise RuleError(f"{name} went out, so holds no cards", f"{field}.cards")
+        if name != rnd.went_out and not cards:
+            if rnd.went_out is None:
+                raise RuleError(
+                    f"in a stalemate nobody has emptied their hand: {name} holds at least one "
+                    "card", f"{field}.cards")
+            raise RuleError(f"{name} did not go out, so holds at least one card",
+                            f"{field}.cards")
+        hands[name] = Hand(cards, kings)
+    _check_deck(players, hands)
+    return hands
+
+
+def _check_deck(players: Sequence[str], hands: Mapping[str, Hand]) -> None:
+    """Refuse more kings or cards in hand than one deck holds."""
+    kings = cards = 0
+    for name in players:
+        kings += hands[name].kings
+        cards += hands[name].cards
+        if kings > DECK_KINGS:
+            raise RuleError(f"a deck has only {DECK_KINGS} kings, and the hands hold {kings}",
+                            f"hands.{name}.kings")
+        if cards > DECK_CARDS:
+            raise RuleError(f"a deck has only {DECK_CARDS} cards, and the hands hold {cards}",
+                            f"hands.{name}.cards")
+
+
+def fewest_cards(players: Sequence[str], hands: Mapping[str, Hand]) -> tuple[str, ...]:
+    """Return the players tied for the fewest cards, in seat order: a stalemate's winners."""
+    least = min(hands[name].cards for name in players)
+    return tuple(name for name in players if hands[name].cards == least)
+
+
+def hand_winners(players: Sequence[str], rnd: Round, hands: Mapping[str, Hand]) -> tuple[str, ...]:
+    """Return who won the hand: the one who went out, or the fewest cards in a stalemate."""
+    if rnd.went_out is not None:
+        return (rnd.went_out,)
+    return fewest_cards(players, hands)

@@ -1,0 +1,42 @@
+"""Seating: who deals and who plays first, clockwise around the table."""
+
+from __future__ import annotations
+
+from typing import Collection, Sequence
+
+from .base import RuleError
+
+
+def left_of(players: Sequence[str], seat_player: str, out: Collection[str] = ()) -> str:
+    """Return the next player still in the game to the left (clockwise) of `seat_player`."""
+    start = players.index(seat_player)
+    for step in range(1, len(players) + 1):
+        candidate = players[(start + step) % len(players)]
+        if candidate not in out:
+            return candidate
+    raise RuleError("nobody is left in the game")
+
+
+def first_dealer_in(players: Sequence[str], first_dealer: str, out: Collection[str] = ()) -> str:
+    """Return `first_dealer`, or the next player in the game left of them if they are out."""
+    if first_dealer not in out:
+        return first_dealer
+    return left_of(players, first_dealer, out)
+
+
+def check_seating(players: Sequence[str], first_dealer: str, minimum: int, maximum: int) -> None:
+    """Refuse a table that is too small, too big, has a duplicate or an absent dealer."""
+    if len(players) < minimum:
+        raise RuleError(f"needs at least {minimum} players", "players")
+    if len(players) > maximum:
+        raise RuleError(f"takes at most {maximum} players", "players")
+    seen: set[str] = set()
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError("every player needs a name", "players")
+        key = name.strip().casefold()
+        if key in seen:
+            raise RuleError(f"{name} is in the game twice", "players")
+        seen.add(key)
+    if first_dealer not in players:
+        raise RuleError(f"{first_dealer!r} is not a player in this game", "first_dealer")

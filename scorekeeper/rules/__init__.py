@@ -8,11 +8,12 @@ naming the round and field of the first impossible entry.
 
 from __future__ import annotations
 
-from .base import (Event, Game, GameResult, Hand, Round, RoundResult, RuleError,
-                   Setting)
+from .base import Event, Game, GameResult, Hand, Round, RoundResult, RuleError, Setting
+from .chips import CHIPS
+from .coronation import CORONATION
 from .penalty import PENALTY
 
-VARIANTS = {variant.name: variant for variant in (PENALTY,)}
+VARIANTS = {variant.name: variant for variant in (PENALTY, CHIPS, CORONATION)}
 
 
 def register(variant) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from .base import Hand, RuleError, Round, check_int
+from .base import Hand, Round, RuleError, check_int
 
 DECK_CARDS = 52
 DECK_KINGS = 4

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from .base import RuleError
 

@@ -1,0 +1,35 @@
+# Kings Corners Scorekeeper: `make run` to play, `make test` to check everything.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: install install-test run test lint bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+install-test: $(VENV)/.installed-test
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: install
+	$(BIN)/flask --app app db upgrade
+	$(BIN)/python -m scorekeeper.serve --port $(PORT)
+
+test: install-test
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: install-test
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,75 @@
+"""Kings Corners Scorekeeper: a Flask app for the phones around a real card table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .extensions import csrf, db, migrate
+
+
+def _secret_key(instance: Path) -> str:
+    """Return SECRET_KEY from the environment, else one generated once and kept in instance/."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _database_url(instance: Path) -> str:
+    """Return DATABASE_URL, or the SQLite file in instance/."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres://"):  # the form some hosts hand out
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url or f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Create and configure the app."""
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder="../templates", static_folder="../static")
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=_database_url(instance),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=20 * 1024 * 1024,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+        WTF_CSRF_TIME_LIMIT=None,  # a game night is long; a token must outlive it
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret_key(instance)
+    else:
+        app.config.from_mapping(test_config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
+    csrf.init_app(app)
+
+    from . import cli, models  # noqa: F401  (models registers the tables)
+    from .views import register_blueprints
+
+    register_blueprints(app)
+    cli.register(app)
+    return app
+
+
+@event.listens_for(Engine, "connect")
+def _on_sqlite_connect(dbapi_connection, _record) -> None:
+    """Make SQLite enforce foreign keys and wait for a writer instead of failing."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()

@@ -1,0 +1,169 @@
+"""The JSON game log (shared/GAMELOG.md): parse and check a document, render one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from . import rules
+from .rules import RuleError
+
+FORMAT = "kings-corners-game/1"
+TOP_KEYS = {"format", "variant", "rules", "players", "first_dealer", "played_on", "ended",
+            "rounds", "result"}
+ROUND_KEYS = {"went_out", "hands", "events", "corners", "dragon"}
+# What each variant adds to a round of the export's result, under GAMELOG.md's names.
+RESULT_EXTRA = {"chips": ("pot", "stacks"), "coronation": ("deal_winner", "victory")}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A checked game log: the core's game plus what only storage keeps."""
+
+    game: rules.Game
+    played_on: date | None
+
+
+def _name(value: Any, players: dict[str, str], field: str) -> str:
+    """Return the seated player `value` names (matched as import trims and folds case)."""
+    if not isinstance(value, str) or " ".join(value.split()).casefold() not in players:
+        raise RuleError(f"{value!r} is not a player in this game", field)
+    return players[" ".join(value.split()).casefold()]
+
+
+def _optional_name(value: Any, players: dict[str, str], field: str) -> str | None:
+    """Return a seated player's name, or None for null."""
+    return None if value is None else _name(value, players, field)
+
+
+def _parse_hands(raw: Any, players: dict[str, str]) -> dict[str, rules.Hand]:
+    """Return the round's hands keyed by seated names."""
+    if not isinstance(raw, dict):
+        raise RuleError("must be an object of player: {cards, kings}", "hands")
+    hands = {}
+    for key, value in raw.items():
+        name = _name(key, players, f"hands.{key}")
+        if not isinstance(value, dict) or "cards" not in value:
+            raise RuleError("must be an object with cards (and kings)", f"hands.{name}")
+        unknown = set(value) - {"cards", "kings"}
+        if unknown:
+            raise RuleError(f"unknown key {sorted(unknown)[0]!r}", f"hands.{name}")
+        hands[name] = rules.Hand(value["cards"], value.get("kings", 0))
+    return hands
+
+
+def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
+    """Return one round of the document, names matched to the seats."""
+    if not isinstance(raw, dict):
+        raise RuleError("a round must be an object", "round")
+    unknown = set(raw) - ROUND_KEYS
+    if unknown:
+        raise RuleError(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    events_raw = raw.get("events", [])
+    if not isinstance(events_raw, list):
+        raise RuleError("must be a list", "events")
+    events = []
+    for i, event in enumerate(events_raw):
+        if not isinstance(event, dict):
+            raise RuleError("an event must be an object with player and kind", f"events[{i}]")
+        events.append(rules.Event(_name(event.get("player"), players, f"events[{i}].player"),
+                                  event.get("kind")))
+    corners_raw = raw.get("corners", [])
+    if not isinstance(corners_raw, list):
+        raise RuleError("must be a list", "corners")
+    corners = tuple(_optional_name(c, players, f"corners[{i}]") for i, c in enumerate(corners_raw))
+    return rules.Round(
+        went_out=_optional_name(raw.get("went_out"), players, "went_out"),
+        hands=_parse_hands(raw.get("hands", {}), players),
+        events=tuple(events), corners=corners,
+        dragon=_optional_name(raw.get("dragon"), players, "dragon"))
+
+
+def parse(doc: Any) -> Parsed:
+    """Check a game-log document against GAMELOG.md and RULES.md; return the game in it."""
+    if not isinstance(doc, dict):
+        raise RuleError("a game log is a JSON object")
+    if doc.get("format") != FORMAT:
+        raise RuleError(f"must be {FORMAT!r}", "format")
+    unknown = set(doc) - TOP_KEYS
+    if unknown:
+        raise RuleError(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    variant = rules.get_variant(doc.get("variant"))
+    given = doc.get("rules", {})
+    if not isinstance(given, dict):
+        raise RuleError("must be an object", "rules")
+    settings = variant.resolve_settings(given)
+    raw_players = doc.get("players")
+    if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
+        raise RuleError("must be a list of names", "players")
+    names = [" ".join(p.split()) for p in raw_players]
+    seated = {name.casefold(): name for name in names}
+    if len(seated) != len(names):
+        raise RuleError("the same player is listed twice", "players")
+    first = doc.get("first_dealer")
+    first_dealer = names[0] if first is None and names else _name(first, seated, "first_dealer")
+    played_on = None
+    if doc.get("played_on") is not None:
+        try:
+            played_on = date.fromisoformat(doc["played_on"])
+        except (TypeError, ValueError):
+            raise RuleError("must be a date like 2026-11-21", "played_on") from None
+    ended = doc.get("ended", False)
+    if not isinstance(ended, bool):
+        raise RuleError("must be true or false", "ended")
+    raw_rounds = doc.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise RuleError("must be a list", "rounds")
+    rounds = []
+    for number, raw in enumerate(raw_rounds, start=1):
+        try:
+            rounds.append(_parse_round(raw, seated))
+        except RuleError as error:
+            raise error.at_round(number)
+    game = rules.Game(variant.name, tuple(names), first_dealer, settings, tuple(rounds), ended)
+    variant.play(game)
+    return Parsed(game, played_on)
+
+
+def _render_round(game: rules.Game, rnd: rules.Round) -> dict[str, Any]:
+    """Return one round as the document writes it."""
+    if game.variant == "coronation":
+        return {"corners": list(rnd.corners), "dragon": rnd.dragon}
+    out: dict[str, Any] = {"went_out": rnd.went_out, "hands": {
+        name: {"cards": rnd.hands[name].cards, "kings": rnd.hands[name].kings}
+        for name in game.players if name in rnd.hands and name != rnd.went_out}}
+    if game.variant == "chips":
+        out["events"] = [{"player": e.player, "kind": e.kind} for e in rnd.events]
+    return out
+
+
+def _seated(game: rules.Game, values: dict[str, Any]) -> dict[str, Any]:
+    """Return a per-player object with every player as a key, in seating order."""
+    return {name: values.get(name, 0) for name in game.players}
+
+
+def render(game: rules.Game, played_on: date | None) -> dict[str, Any]:
+    """Return the game's log: the normalised input plus the computed `result`."""
+    result = rules.play(game)
+    extra_keys = RESULT_EXTRA.get(game.variant, ())
+    rounds = []
+    for rr in result.rounds:
+        row = {"dealer": rr.dealer, "hand_winners": list(rr.hand_winners),
+               "scores": _seated(game, rr.scores), "totals": _seated(game, rr.totals)}
+        for key in extra_keys:
+            value = rr.extra.get(key)
+            row[key] = _seated(game, value) if isinstance(value, dict) else value
+        rounds.append(row)
+    return {
+        "format": FORMAT,
+        "variant": game.variant,
+        "rules": dict(game.settings),
+        "players": list(game.players),
+        "first_dealer": game.first_dealer,
+        "played_on": played_on.isoformat() if played_on else None,
+        "ended": game.ended,
+        "rounds": [_render_round(game, rnd) for rnd in game.rounds],
+        "result": {"over": result.over, "winners": list(result.winners),
+                   "totals": _seated(game, result.totals), "rounds": rounds},
+    }

@@ -1,0 +1,127 @@
+"""Storage only: what was entered at the table. Scores are computed by `rules` when read."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    """Return the current time in UTC, without tzinfo (as stored)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Player(db.Model):
+    """A person on the roster. `name_key` keeps names unique whatever their case."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Night(db.Model):
+    """A game night: games played close together in time."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(80))
+    notes: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
+
+
+class Game(db.Model):
+    """One game: its variant and settings, its seats, and the rounds entered."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer_seat: Mapped[int] = mapped_column(default=0)
+    played_on: Mapped[date] = mapped_column(default=lambda: utcnow().date())
+    ended: Mapped[bool] = mapped_column(default=False)  # ended by hand
+    night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    night: Mapped[Night | None] = relationship(back_populates="games")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan")
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan")
+    events: Mapped[list[Event]] = relationship(
+        back_populates="game", order_by="(Event.hand_number, Event.seq)",
+        cascade="all, delete-orphan")
+
+    @property
+    def players(self) -> list[Player]:
+        """Return the players in seating order (clockwise)."""
+        return [seat.player for seat in self.seats]
+
+
+class Seat(db.Model):
+    """Where a player sits in a game; seat 0 is the first in clockwise order."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "player_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Round(db.Model):
+    """One hand (a deal in coronation) as entered. `token` makes a resubmit harmless."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    went_out_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    corners: Mapped[list[int | None] | None] = mapped_column(JSON)  # player ids
+    dragon_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    hands: Mapped[list[HandEntry]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", lazy="selectin")
+
+
+class HandEntry(db.Model):
+    """Cards (and kings among them) one player held when a hand ended."""
+
+    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    cards: Mapped[int]
+    kings: Mapped[int] = mapped_column(default=0)
+    round: Mapped[Round] = relationship(back_populates="hands")
+
+
+class Event(db.Model):
+    """Chips paid during a hand (a pass, a king held, a missed draw), saved as it is tapped.
+
+    Events of hand `hand_number` belong to that round once it is recorded; events of the
+    next hand number are the hand in progress.
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "hand_number", "seq"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    hand_number: Mapped[int]
+    seq: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    kind: Mapped[str] = mapped_column(String(20))
+    token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="events")
+    player: Mapped[Player] = relationship(lazy="joined")

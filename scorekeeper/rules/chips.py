@@ -1,0 +1,198 @@
+"""Variant 2, chip pot: antes, passes and cards left pay into a pot the hand's winner takes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import Event, Game, GameResult, Round, RoundResult, RuleError, Setting
+from .base import resolve_settings as resolve_each
+from .chips_pot import ante_and_events, check_events, deal, pot_of, settle
+from .hands import check_hands, hand_winners
+from .seats import check_seating, left_of
+
+SETTINGS = (
+    Setting("start_chips", "Chips each at the start", int, minimum=1, maximum=10_000,
+            optional=True, quick=(50,),
+            help="Every player starts with this many. Leave empty to split a total instead."),
+    Setting("total_chips", "Chips in the box, split evenly", int, minimum=2, maximum=60_000,
+            optional=True, quick=(80,),
+            help="Each player gets total ÷ players, rounded down; the rest stay in the box."),
+    Setting("ante", "Ante per hand", int, minimum=0, maximum=1000),
+    Setting("pass_chips", "Chips for a pass", int, minimum=0, maximum=1000,
+            help="A turn with no card played. 0: not offered."),
+    Setting("king_held_chips", "Chips for being caught holding a king", int, minimum=0,
+            maximum=1000, quick=(0, 3), help="0: not offered."),
+    Setting("missed_draw_chips", "Chips for forgetting to draw", int, minimum=0,
+            maximum=1000, quick=(0, 1), help="0: not offered."),
+    Setting("card_chips", "Chips per other card left", int, minimum=0, maximum=1000),
+    Setting("king_chips", "Chips per king left", int, minimum=0, maximum=1000, quick=(1, 10)),
+    Setting("reset_each_hand", "Re-split the chips every hand", bool,
+            help="On: the score is the pots won. Off: stacks carry over; 0 chips is out."),
+    Setting("target", "Play to", int, minimum=1, maximum=1_000_000, optional=True,
+            quick=(100,),
+            help="The game ends after the hand in which a stack (or score) gets there."),
+)
+HOUSE = {"start_chips": 50, "total_chips": None, "ante": 1, "pass_chips": 1,
+         "king_held_chips": 0, "missed_draw_chips": 0, "card_chips": 1, "king_chips": 1,
+         "reset_each_hand": False, "target": None}
+JAX = {"start_chips": None, "total_chips": 80, "ante": 1, "pass_chips": 1,
+       "king_held_chips": 3, "missed_draw_chips": 1, "card_chips": 1, "king_chips": 1,
+       "reset_each_hand": True, "target": 100}
+PRESETS = {"house": HOUSE, "jax": JAX}
+
+
+class Table:
+    """The chips on the table while a game's rounds are replayed in order."""
+
+    def __init__(self, players: Sequence[str], first_dealer: str, settings: Mapping[str, Any]):
+        self.players = tuple(players)
+        self.settings = settings
+        self.reset = settings["reset_each_hand"]
+        self.dealt = deal(self.players, settings)
+        self.chips_in_play = sum(self.dealt.values())
+        total = settings["total_chips"]
+        self.box = 0 if total is None else total - self.chips_in_play
+        self.stacks = dict(self.dealt)
+        self.scores = {name: 0 for name in self.players}
+        self.out: set[str] = set()
+        self.dealer = first_dealer
+        self.over = False
+
+    def in_hand(self) -> tuple[str, ...]:
+        """Return the players who take part in the next hand, in seat order."""
+        return tuple(name for name in self.players if name not in self.out)
+
+    def first_player(self) -> str:
+        """Return who plays first in the next hand: the player in the game left of the dealer."""
+        return left_of(self.players, self.dealer, self.out)
+
+    def open_hand(self, events: Sequence[Event]) -> tuple[dict[str, int], list[dict]]:
+        """Return the stacks and flows of the next hand after its antes and `events`."""
+        check_events(events, self.players, self.out, self.settings)
+        stacks = dict(self.dealt if self.reset else self.stacks)
+        return stacks, ante_and_events(stacks, self.in_hand(), events, self.settings)
+
+    def play_hand(self, number: int, rnd: Round) -> RoundResult:
+        """Play one entered hand through the pot and move the deal on."""
+        in_hand = self.in_hand()
+        hands = check_hands(in_hand, rnd)
+        winners = hand_winners(in_hand, rnd, hands)
+        before, first_player = dict(self.dealt if self.reset else self.stacks), self.first_player()
+        stacks, flows = self.open_hand(rnd.events)
+        shares = settle(stacks, flows, hands, winners, self.players, self.dealer, self.settings)
+        won = {name: shares.get(name, 0) for name in self.players}
+        self.stacks = stacks
+        if self.reset:
+            scores, busted = won, ()
+            for name in self.players:
+                self.scores[name] += won[name]
+        else:
+            scores = {name: stacks[name] - before[name] for name in self.players}
+            busted = tuple(name for name in in_hand if not stacks[name])
+            self.out.update(busted)
+        self.over = self.game_is_won()
+        result = RoundResult(number, self.dealer, first_player, winners, scores, self.totals(),
+                             {"pot": pot_of(flows), "stacks": dict(stacks), "flows": flows,
+                              "busted": busted})
+        if not self.over:
+            self.dealer = left_of(self.players, self.dealer, self.out)
+        return result
+
+    def game_is_won(self) -> bool:
+        """Tell whether the hand just played ended the game: a total at the target, or one
+        player left holding chips when stacks carry over."""
+        target = self.settings["target"]
+        if target is not None and max(self.totals().values()) >= target:
+            return True
+        return not self.reset and sum(1 for chips in self.stacks.values() if chips) <= 1
+
+    def totals(self) -> dict[str, int]:
+        """Return what decides the game: pots won (re-split) or stacks (carried over)."""
+        return dict(self.scores if self.reset else self.stacks)
+
+
+class Chips:
+    """Chip pot (seeds 000, 003, 004), with the house and the boxed Jax presets."""
+
+    name = "chips"
+    label = "Chip pot"
+    blurb = ("Everyone antes; passes and cards left pay into the pot, and the hand's "
+             "winner takes it. Most chips win.")
+    min_players = 2
+    max_players = 6
+    lower_is_better = False
+    settings = SETTINGS
+    presets: Mapping[str, Mapping[str, Any]] = PRESETS
+
+    def resolve_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the full settings: the preset's defaults, overridden by `given`, checked."""
+        preset = given.get("preset", "house")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise RuleError(f"must be one of {', '.join(PRESETS)}, not {preset!r}",
+                            "rules.preset")
+        defaults = dict(PRESETS[preset])
+        # Giving one way of dealing the chips replaces the preset's other way.
+        if given.get("start_chips") is not None and "total_chips" not in given:
+            defaults["total_chips"] = None
+        if given.get("total_chips") is not None and "start_chips" not in given:
+            defaults["start_chips"] = None
+        resolved = {"preset": preset, **resolve_each(SETTINGS, defaults, given)}
+        if resolved["start_chips"] is not None and resolved["total_chips"] is not None:
+            raise RuleError("give chips each or a total to split, not both", "rules.total_chips")
+        if resolved["start_chips"] is None and resolved["total_chips"] is None:
+            raise RuleError("give chips each or a total to split", "rules.start_chips")
+        return resolved
+
+    def replay(self, game: Game) -> tuple[Table, tuple[RoundResult, ...]]:
+        """Return the table after every entered round, and what each round did."""
+        settings = self.resolve_settings(game.settings)
+        check_seating(game.players, game.first_dealer, self.min_players, self.max_players)
+        table = Table(game.players, game.first_dealer, settings)
+        results: list[RoundResult] = []
+        for number, rnd in enumerate(game.rounds, start=1):
+            if table.over:
+                raise RuleError(f"the game was already over after round {number - 1}",
+                                "went_out", number)
+            try:
+                results.append(table.play_hand(number, rnd))
+            except RuleError as error:
+                raise error.at_round(number) from None
+        table.over = table.over or game.ended
+        return table, tuple(results)
+
+    def play(self, game: Game) -> GameResult:
+        """Play every round through the pot and tell where the game stands."""
+        table, results = self.replay(game)
+        players = table.players
+        totals = table.totals()
+        ranking = tuple(sorted(players, key=lambda name: (-totals[name], players.index(name))))
+        winners: tuple[str, ...] = ()
+        if table.over:
+            best = max(totals.values())
+            winners = tuple(name for name in players if totals[name] == best)
+        return GameResult(
+            rounds=results, totals=totals, over=table.over, winners=winners, ranking=ranking,
+            next_dealer=None if table.over else table.dealer,
+            next_first_player=None if table.over else table.first_player(),
+            out=frozenset(table.out),
+            extra={"chips_in_play": table.chips_in_play, "box": table.box,
+                   "stacks": dict(table.dealt if table.reset else table.stacks)},
+        )
+
+    def live(self, game: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
+        """Show the hand in progress: its dealer, its players, stacks and pot after `events`."""
+        table, _ = self.replay(game)
+        number = len(game.rounds) + 1
+        if table.over:
+            raise RuleError(f"the game is over after round {number - 1}", "events", number)
+        try:
+            stacks, flows = table.open_hand(tuple(events))
+        except RuleError as error:
+            raise error.at_round(number) from None
+        return {"number": number, "dealer": table.dealer, "first_player": table.first_player(),
+                "players": table.in_hand(), "stacks": stacks, "pot": pot_of(flows),
+                "flows": flows}
+
+
+CHIPS = Chips()

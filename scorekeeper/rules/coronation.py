@@ -1,0 +1,141 @@
+"""Variant 3, coronation (seed 004, two players): crown corners, slay the dragon, win deals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import Game, GameResult, Round, RoundResult, RuleError, Setting, resolve_settings
+from .seats import check_seating, left_of
+
+CORNERS = 4
+SETTINGS = (
+    Setting("deals_to_win", "Deals to win the match", int, minimum=1, maximum=99,
+            quick=(1, 3, 5), help="The first player to win this many deals wins the match."),
+)
+DEFAULTS = {"deals_to_win": 1}
+
+
+def check_deal(players: Sequence[str], corners: Sequence[str | None],
+               dragon: str | None) -> tuple[str | None, ...]:
+    """Return the corners as a tuple, or raise RuleError naming the impossible entry."""
+    if isinstance(corners, (str, bytes)) or not isinstance(corners, Sequence):
+        raise RuleError("must be a list of who completed each corner", "corners")
+    if len(corners) > CORNERS:
+        raise RuleError(f"a deal has only {CORNERS} corners, not {len(corners)}", "corners")
+    for index, entry in enumerate(corners):
+        if entry is not None and entry not in players:
+            raise RuleError(f"{entry!r} is not a player in this game", f"corners[{index}]")
+    if dragon is not None and dragon not in players:
+        raise RuleError(f"{dragon!r} is not a player in this game", "dragon")
+    return tuple(corners)
+
+
+def victory(points: Mapping[str, int], winner: str | None) -> str:
+    """Return the class of a deal: absolute (5-0), incredible (winner has 4), normal, draw."""
+    if winner is None:
+        return "draw"
+    loser_points = sum(value for name, value in points.items() if name != winner)
+    if points[winner] == CORNERS + 1 and loser_points == 0:
+        return "absolute"
+    if points[winner] == CORNERS:
+        return "incredible"
+    return "normal"
+
+
+def score_deal(players: Sequence[str], corners: Sequence[str | None],
+               dragon: str | None) -> dict[str, Any]:
+    """Return a checked deal's points, its winner (None on a draw) and its victory class."""
+    points = {name: sum(1 for entry in corners if entry == name) + (name == dragon)
+              for name in players}
+    best = max(points.values())
+    leaders = [name for name in players if points[name] == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    return {"points": points, "deal_winner": winner, "victory": victory(points, winner)}
+
+
+def preview_deal(players: Sequence[str], corners: Sequence[str | None],
+                 dragon: str | None) -> dict[str, Any]:
+    """Check and score one deal as typed so far: points, deal_winner, victory."""
+    return score_deal(players, check_deal(players, corners, dragon), dragon)
+
+
+def dragon_of(players: Sequence[str], rnd: Round) -> str | None:
+    """Return who slew the dragon: `dragon`, else `went_out` (the first to empty their hand)."""
+    if rnd.went_out is None:
+        return rnd.dragon
+    if rnd.went_out not in players:
+        raise RuleError(f"{rnd.went_out!r} is not a player in this game", "went_out")
+    if rnd.dragon is not None and rnd.dragon != rnd.went_out:
+        raise RuleError(f"the first to empty their hand slays the dragon, so went_out must "
+                        f"be the dragon ({rnd.dragon}), not {rnd.went_out}", "went_out")
+    return rnd.went_out
+
+
+class Coronation:
+    """Coronation (seed 004): two players, points per deal, deals won decide the match."""
+
+    name = "coronation"
+    label = "Coronation"
+    blurb = ("Two players. A point for each corner crowned King to Ace and one for slaying "
+             "the dragon; more points win the deal.")
+    min_players = 2
+    max_players = 2
+    lower_is_better = False
+    settings = SETTINGS
+    presets: Mapping[str, Mapping[str, Any]] = {"standard": DEFAULTS}
+
+    def resolve_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the full settings: defaults filled in, each value checked."""
+        return resolve_settings(SETTINGS, DEFAULTS, given)
+
+    def play(self, game: Game) -> GameResult:
+        """Score every deal in order and tell where the match stands."""
+        players = game.players
+        check_seating(players, game.first_dealer, self.min_players, self.max_players)
+        deals_to_win = game.settings["deals_to_win"]
+        totals = {name: 0 for name in players}
+        points_total = {name: 0 for name in players}
+        results: list[RoundResult] = []
+        dealer = game.first_dealer
+        over = False
+        deciding_victory = None
+        for number, rnd in enumerate(game.rounds, start=1):
+            if over:
+                raise RuleError(f"the match was already over after deal {number - 1}",
+                                "dragon", number)
+            try:
+                dragon = dragon_of(players, rnd)
+                corners = check_deal(players, rnd.corners, dragon)
+            except RuleError as error:
+                raise error.at_round(number)
+            deal = score_deal(players, corners, dragon)
+            winner = deal["deal_winner"]
+            if winner is not None:
+                totals[winner] += 1
+            for name in players:
+                points_total[name] += deal["points"][name]
+            extra = dict(deal, corners=list(corners), dragon=dragon)
+            # Playing first is an advantage, so the start alternates with the deal.
+            hand_winners = (winner,) if winner is not None else ()
+            results.append(RoundResult(number, dealer, left_of(players, dealer), hand_winners,
+                                       dict(deal["points"]), dict(totals), extra))
+            if winner is not None and totals[winner] >= deals_to_win:
+                over = True
+                deciding_victory = deal["victory"]
+            dealer = left_of(players, dealer)
+        over = over or game.ended
+        ranking = tuple(sorted(players, key=lambda name: (-totals[name], players.index(name))))
+        winners: tuple[str, ...] = ()
+        if over:
+            best = max(totals.values())
+            winners = tuple(name for name in players if totals[name] == best)
+        return GameResult(
+            rounds=tuple(results), totals=totals, over=over, winners=winners, ranking=ranking,
+            next_dealer=None if over else dealer,
+            next_first_player=None if over else left_of(players, dealer),
+            extra={"deciding_victory": deciding_victory, "points_total": points_total},
+        )
+
+
+CORONATION = Coronation()

@@ -1,0 +1,124 @@
+/* Progressive enhancement only: every page works without this file. */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+  var $ = function (sel, root) { return (root || document).querySelector(sel); };
+  var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
+
+  /* One submit per form: a double tap sends once (the server also ignores repeats). */
+  $$("form").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      var ask = form.getAttribute("data-confirm");
+      if (ask && !window.confirm(ask)) { event.preventDefault(); return; }
+      if (form.dataset.sent) { event.preventDefault(); return; }
+      form.dataset.sent = "1";
+      $$("button[type=submit]", form).forEach(function (b) { b.setAttribute("aria-busy", "true"); });
+    });
+  });
+  /* Coming back with the back button must not leave a form stuck as sent. */
+  window.addEventListener("pageshow", function () {
+    $$("form").forEach(function (f) { delete f.dataset.sent; });
+  });
+
+  /* New game: roster chips fill seats; only the chosen variant's rules show. */
+  var newGame = $("#new-game");
+  if (newGame) {
+    var seats = $$("input[name^=seat-]", newGame);
+    var roster = $("[data-roster]", newGame);
+    var syncChips = function () {
+      var seated = seats.map(function (s) { return s.value.trim().toLowerCase(); });
+      $$(".chip", newGame).forEach(function (chip) {
+        chip.setAttribute("aria-pressed", seated.indexOf(chip.dataset.name.toLowerCase()) >= 0 ? "true" : "false");
+      });
+    };
+    if (roster) {
+      roster.hidden = false;
+      roster.addEventListener("click", function (event) {
+        var chip = event.target.closest(".chip");
+        if (!chip) return;
+        var name = chip.dataset.name;
+        var taken = seats.filter(function (s) { return s.value.trim().toLowerCase() === name.toLowerCase(); });
+        if (taken.length) { taken.forEach(function (s) { s.value = ""; }); }
+        else {
+          var free = seats.filter(function (s) { return !s.value.trim(); })[0];
+          if (free) free.value = name;
+        }
+        syncChips();
+      });
+      seats.forEach(function (s) { s.addEventListener("input", syncChips); });
+      syncChips();
+    }
+    var showVariant = function () {
+      var chosen = $("input[name=variant]:checked", newGame);
+      $$(".settings", newGame).forEach(function (box) {
+        box.hidden = !chosen || box.dataset.variant !== chosen.value;
+      });
+    };
+    $$("input[name=variant]", newGame).forEach(function (r) { r.addEventListener("change", showVariant); });
+    showVariant();
+  }
+
+  /* Quick values and "other" boxes: typing in one clears the other. */
+  $$(".taps .other input").forEach(function (box) {
+    var group = box.closest(".taps");
+    box.addEventListener("input", function () {
+      if (box.value.trim()) $$("input[type=radio]", group).forEach(function (r) { r.checked = false; });
+      group.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    $$("input[type=radio]", group).forEach(function (r) {
+      r.addEventListener("change", function () { box.value = ""; });
+    });
+  });
+
+  /* Record hand: hide the one who went out, preview each player's points. */
+  var hand = $("#hand-form");
+  if (hand && $("[data-went-out]", hand)) {
+    var settings = JSON.parse(hand.dataset.settings || "{}");
+    var totals = JSON.parse(hand.dataset.totals || "{}");
+    var players = $$(".player", hand);
+    var cardsOf = function (box) {
+      var seat = box.dataset.seat;
+      var more = $("input[name=cards_more-" + seat + "]", hand).value.trim();
+      if (more) return /^\d+$/.test(more) ? parseInt(more, 10) : null;
+      var c = $("input[name=cards-" + seat + "]:checked", hand);
+      return c ? parseInt(c.value, 10) : null;
+    };
+    var kingsOf = function (box) {
+      var k = $("input[name=kings-" + box.dataset.seat + "]:checked", hand);
+      return k ? parseInt(k.value, 10) : 0;
+    };
+    var preview = function () {
+      var out = $("input[name=went_out]:checked", hand);
+      var outSeat = out ? out.value : null;
+      var counts = {};
+      players.forEach(function (box) {
+        var isOut = box.dataset.seat === outSeat;
+        box.toggleAttribute("data-out", isOut);
+        if (isOut) {
+          $$("input[type=radio]", box).forEach(function (r) { r.checked = r.value === "0" && r.name.indexOf("kings-") === 0; });
+          $$(".other input", box).forEach(function (i) { i.value = ""; });
+        }
+        counts[box.dataset.seat] = isOut ? 0 : cardsOf(box);
+      });
+      var fewest = null;
+      if (outSeat === "stalemate") {
+        Object.keys(counts).forEach(function (s) {
+          if (counts[s] !== null && (fewest === null || counts[s] < fewest)) fewest = counts[s];
+        });
+      }
+      players.forEach(function (box) {
+        var shown = $(".preview", box);
+        var cards = counts[box.dataset.seat];
+        if (!out || cards === null || hand.dataset.variant !== "penalty") { shown.textContent = ""; return; }
+        var won = outSeat === "stalemate" && cards === fewest;
+        var kings = Math.min(kingsOf(box), cards);
+        var points = won ? 0 : settings.king_points * kings + settings.card_points * (cards - kings);
+        var total = (totals[box.dataset.name] || 0) + points;
+        shown.textContent = (won ? "wins · " : "+" + points + " → ") + total;
+      });
+    };
+    hand.addEventListener("change", preview);
+    hand.addEventListener("input", preview);
+    preview();
+  }
+})();

@@ -1,0 +1,95 @@
+"""A live server and headless Chromium at a phone's size (390x844), driven by Playwright."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from waitress.server import create_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests.conftest import need
+
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--disable-dev-shm-usage"]
+
+pytestmark = pytest.mark.browser
+
+
+def _chromium() -> str | None:
+    """Return the path of Debian's chromium, if it is installed."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Start headless Chromium once for the session."""
+    path = _chromium()
+    need(path is not None, "Debian's chromium (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, headless=True,
+                                             args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """Serve a fresh app with waitress on a free loopback port; return its base URL."""
+    app = create_app({"SECRET_KEY": "browser", "WTF_CSRF_ENABLED": True,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite'}"})
+    with app.app_context():
+        db.create_all()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = create_server(app, host="127.0.0.1", port=port, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    server.close()
+    with app.app_context():
+        db.engine.dispose()
+
+
+class Taps:
+    """Counts the taps a person makes, so a test can hold a page to its promise."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, selector_or_locator) -> None:
+        """Tap something on the page, as a thumb would."""
+        locator = (self.page.locator(selector_or_locator)
+                   if isinstance(selector_or_locator, str) else selector_or_locator)
+        locator.click()
+        self.count += 1
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """Return (page, taps) on a phone-sized page at the live server."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, base_url=live_server)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page, Taps(page)
+    context.close()
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot under test-artifacts/ to look at; return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,6 +1,7 @@
 """Home: the game in progress, a new game, recent games."""
 
 from flask import Blueprint, render_template
+from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
 from ..extensions import db
@@ -26,3 +27,18 @@ def home():
 def healthz():
     """Answer a liveness probe."""
     return {"ok": True}
+
+
+@bp.app_errorhandler(CSRFError)
+def expired_form(error):
+    """Explain a refused form (its token was missing or stale) instead of a bare 400."""
+    return render_template("error.html", title="This page had expired",
+                           message="Nothing was saved. Go back, reload the page and try again."
+                           ), 400
+
+
+@bp.app_errorhandler(404)
+def not_found(error):
+    """Say plainly that there is nothing here."""
+    return render_template("error.html", title="Not found",
+                           message="There is nothing here: the game may have been deleted."), 404

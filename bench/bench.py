@@ -55,13 +55,13 @@ def main() -> None:
         response = client.post("/games/1/hands/new", data=form)
         assert response.status_code == 302, response.status_code
 
-    print("save a hand (growing to 60 hands):  median %.1f ms, p95 %.1f ms" % timed(save_hand, 60))
-    print("scoreboard, 60 hands:               median %.1f ms, p95 %.1f ms"
-          % timed(lambda: client.get("/games/1"), 100))
-    print("record-hand form, 60 hands:         median %.1f ms, p95 %.1f ms"
-          % timed(lambda: client.get("/games/1/hands/new"), 100))
-    print("home page:                          median %.1f ms, p95 %.1f ms"
-          % timed(lambda: client.get("/"), 100))
+    cases = [("save a hand (growing to 60 hands)", save_hand, 60),
+             ("scoreboard, 60 hands", lambda: client.get("/games/1"), 100),
+             ("record-hand form, 60 hands", lambda: client.get("/games/1/hands/new"), 100),
+             ("home page", lambda: client.get("/"), 100)]
+    for label, fn, repeat in cases:
+        median, p95 = timed(fn, repeat)
+        print(f"{label + ':':36} median {median:.1f} ms, p95 {p95:.1f} ms")
 
 
 if __name__ == "__main__":

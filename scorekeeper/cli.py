@@ -47,4 +47,7 @@ def export_command(game_id: int) -> None:
 
 def register(app: Flask) -> None:
     """Add the project's commands to `flask`."""
+    from . import backup
+
     app.cli.add_command(games_cli)
+    backup.register(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ def parse_count(raw: str | None) -> int | None | str:
     text = (raw or "").strip()
     if not text:
         return None
-    if re.fullmatch(r"[0-9]{1,6}", text):
+    if re.fullmatch(r"[0-9]{1,9}", text):
         return int(text)
     return text
 
@@ -45,9 +46,17 @@ def _count(form: Mapping[str, str], name: str, label: str, errors: Errors) -> in
     value = parse_count(form.get(name))
     if isinstance(value, str):
         what = "cannot be negative" if re.fullmatch(r"-\d+", value) else "must be a whole number"
+        if re.fullmatch(r"[0-9]+", value):
+            what = "is far too big"
         errors.add(name, f"{label} {what} (you typed “{value}”)")
         return None
     return value
+
+
+def _tapped_for(form: Mapping[str, str], seat: int) -> bool:
+    """Tell whether cards or kings were entered for a seat."""
+    return any(parse_count(form.get(f"{kind}-{seat}")) not in (None, 0)
+               for kind in ("cards", "cards_more", "kings"))
 
 
 def read_hand(form: Mapping[str, str], players: Sequence[str],
@@ -63,7 +72,12 @@ def read_hand(form: Mapping[str, str], players: Sequence[str],
         errors.add("went_out", "Tap who went out, or Nobody (stalemate)")
     hands = {}
     for seat, name in enumerate(players):
-        if name == went_out:
+        if name == went_out and _tapped_for(form, seat):
+            # Without JavaScript their taps stay on; the form is shown again without them.
+            errors.add("went_out", f"Cards were tapped for {name}, who went out. "
+                       f"Save again if {name} went out; if not, tap who did.")
+        # A chips player who is out is not asked (the rules still check they really are out).
+        if name == went_out or form.get(f"sits_out-{seat}"):
             continue
         more = _count(form, f"cards_more-{seat}", f"Cards left for {name}", errors)
         cards = more if more is not None else _count(form, f"cards-{seat}",
@@ -107,6 +121,8 @@ def input_for(error: RuleError, players: Sequence[str]) -> str:
         return f"rules-{parts[1]}"
     if parts[0].startswith("players["):
         return "seat-" + parts[0][len("players["):-1]
+    if parts[0].startswith("corners["):
+        return "corner-" + parts[0][len("corners["):-1]
     return parts[0] or "general"
 
 
@@ -119,6 +135,15 @@ class NewGame:
     seats: list[int] = field(default_factory=list)  # form seat index of each name
     first_dealer_seat: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
+
+
+def seats_for(variant, seated: int) -> str:
+    """Return how many players a variant takes, said against how many are seated."""
+    if variant.min_players == variant.max_players:
+        wants = f"is for exactly {variant.max_players} players"
+    else:
+        wants = f"takes {variant.min_players} to {variant.max_players} players"
+    return f"{variant.label} {wants}, and {seated} are seated"
 
 
 def read_new_game(form: Mapping[str, str], errors: Errors) -> NewGame:
@@ -135,14 +160,20 @@ def read_new_game(form: Mapping[str, str], errors: Errors) -> NewGame:
                 wanted.first_dealer_seat = len(wanted.names)
             wanted.names.append(name)
             wanted.seats.append(seat)
+    if any(re.fullmatch(r"seat-[0-9]+", key) and int(key[5:]) >= MAX_SEATS
+           and (form.get(key) or "").strip() for key in form):
+        errors.add("players", f"A table seats at most {MAX_SEATS} players")
     keys = {}
     for i, name in enumerate(wanted.names):
-        key = " ".join(name.split()).casefold()
+        key = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
         if key in keys:
             errors.add(f"seat-{wanted.seats[i]}",
                        f"“{name}” is already in this game (seat {keys[key] + 1})")
         keys.setdefault(key, wanted.seats[i])
     variant = rules.get_variant(wanted.variant)
+    if len(wanted.names) > variant.max_players:
+        # The game is what does not fit: the table is fine for another one.
+        errors.add("variant", seats_for(variant, len(wanted.names)))
     prefix = f"rules-{variant.name}-"
     if len(variant.presets) > 1:
         wanted.settings["preset"] = form.get(prefix + "preset") or next(iter(variant.presets))
@@ -164,3 +195,6 @@ def read_new_game(form: Mapping[str, str], errors: Errors) -> NewGame:
         elif raw:
             wanted.settings[setting.name] = raw
     return wanted
+
+
+from . import coronation_entry  # noqa: E402, F401  (adds coronation's deal form to READERS)

@@ -65,8 +65,9 @@ def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
         raise RuleError("must be a list", "events")
     events = []
     for i, event in enumerate(events_raw):
-        if not isinstance(event, dict):
-            raise RuleError("an event must be an object with player and kind", f"events[{i}]")
+        if not isinstance(event, dict) or set(event) - {"player", "kind"}:
+            raise RuleError("an event must be an object with player and kind, and nothing "
+                            "else (its chips follow from the rules)", f"events[{i}]")
         events.append(rules.Event(_name(event.get("player"), players, f"events[{i}].player"),
                                   event.get("kind")))
     corners_raw = raw.get("corners", [])
@@ -78,6 +79,23 @@ def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
         hands=_parse_hands(raw.get("hands", {}), players),
         events=tuple(events), corners=corners,
         dragon=_optional_name(raw.get("dragon"), players, "dragon"))
+
+
+def _refuse_keys_of_other_variants(variant: str, raw: Any) -> None:
+    """Refuse what a round of this variant cannot hold (it could never be exported)."""
+    if not isinstance(raw, dict):
+        return
+    if variant == "coronation":
+        for key in ("hands", "events"):
+            if raw.get(key):
+                raise RuleError("a coronation deal records corners and the dragon, "
+                                "not cards left in hand or chip events", key)
+        return
+    for key in ("corners", "dragon") + (("events",) if variant == "penalty" else ()):
+        if raw.get(key):
+            raise RuleError(f"a {variant} round has no {key}; only coronation deals "
+                            "record corners and the dragon, only chips games record events",
+                            key)
 
 
 def parse(doc: Any) -> Parsed:
@@ -118,6 +136,7 @@ def parse(doc: Any) -> Parsed:
     rounds = []
     for number, raw in enumerate(raw_rounds, start=1):
         try:
+            _refuse_keys_of_other_variants(variant.name, raw)
             rounds.append(_parse_round(raw, seated))
         except RuleError as error:
             raise error.at_round(number)
@@ -129,7 +148,9 @@ def parse(doc: Any) -> Parsed:
 def _render_round(game: rules.Game, rnd: rules.Round) -> dict[str, Any]:
     """Return one round as the document writes it."""
     if game.variant == "coronation":
-        return {"corners": list(rnd.corners), "dragon": rnd.dragon}
+        # A log may name the dragon slayer as `went_out`; export says `dragon`.
+        dragon = rnd.dragon if rnd.dragon is not None else rnd.went_out
+        return {"corners": list(rnd.corners), "dragon": dragon}
     out: dict[str, Any] = {"went_out": rnd.went_out, "hands": {
         name: {"cards": rnd.hands[name].cards, "kings": rnd.hands[name].kings}
         for name in game.players if name in rnd.hands and name != rnd.went_out}}

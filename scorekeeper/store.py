@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from . import rules
+from . import nights, rules
 from .extensions import db
 from .models import Event, Game, HandEntry, Night, Player, Round, Seat, utcnow
 
 NAME_MAX = 40
-NIGHT_GAP = timedelta(hours=12)
+JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
+NIGHT_GAP = nights.NIGHT_GAP
 
 
 class Conflict(rules.RuleError):
@@ -29,10 +30,13 @@ def clean_name(raw: Any, field: str = "players") -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise rules.RuleError("a name cannot be empty", field)
-    if len(name) > NAME_MAX:
+    # The key folds case ("ß" -> "ss"), and it must fit its column too.
+    if len(name) > NAME_MAX or len(name.casefold()) > NAME_MAX:
         raise rules.RuleError(f"a name can be at most {NAME_MAX} characters", field)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise rules.RuleError(f"{name!r} has a character that cannot be shown", field)
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in JOINERS:
+            raise rules.RuleError(
+                f"a name cannot hold U+{ord(ch):04X}, a character that cannot be shown", field)
     return name
 
 
@@ -108,24 +112,15 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
                 played_on=played_on or utcnow().date())
     for seat, name in enumerate(cleaned):
         game.seats.append(Seat(seat=seat, player=player_for(name)))
-    game.night = night_for(utcnow())
+    game.night = night_for(utcnow(), game.played_on)
     db.session.add(game)
     db.session.flush()
     return game
 
 
-def night_for(when: datetime) -> Night:
-    """Return the night a game started at `when` belongs to: the latest, or a new one."""
-    night = db.session.scalar(select(Night).order_by(Night.started_at.desc(), Night.id.desc()))
-    if night is not None:
-        last = db.session.scalar(
-            select(func.max(Round.created_at)).join(Game).where(Game.night_id == night.id))
-        last = max(filter(None, [last, night.started_at]))
-        if abs(when - last) <= NIGHT_GAP:
-            return night
-    night = Night(started_at=when)
-    db.session.add(night)
-    return night
+def night_for(when: datetime, played_on: date | None = None) -> Night:
+    """Return the night a game started at `when` joins (see nights.night_for)."""
+    return nights.night_for(when, played_on)
 
 
 def ids_by_name(game: Game) -> dict[str, int]:
@@ -138,8 +133,16 @@ def _fill(row: Round, ids: dict[str, int], entry: rules.Round) -> None:
     row.went_out_id = ids[entry.went_out] if entry.went_out else None
     row.corners = [ids[name] if name else None for name in entry.corners] or None
     row.dragon_id = ids[entry.dragon] if entry.dragon else None
-    row.hands = [HandEntry(player_id=ids[name], cards=hand.cards, kings=hand.kings)
-                 for name, hand in entry.hands.items() if name != entry.went_out or hand.cards]
+    # Reuse a player's row: a new one would be inserted before the old one is deleted,
+    # and (round, player) is unique.
+    old = {hand_row.player_id: hand_row for hand_row in row.hands}
+    hands = []
+    for name, hand in entry.hands.items():
+        if name != entry.went_out or hand.cards:
+            hand_row = old.get(ids[name]) or HandEntry(player_id=ids[name])
+            hand_row.cards, hand_row.kings = hand.cards, hand.kings
+            hands.append(hand_row)
+    row.hands = hands
 
 
 def with_events(game: Game, number: int, entry: rules.Round) -> rules.Round:
@@ -151,12 +154,16 @@ def with_events(game: Game, number: int, entry: rules.Round) -> rules.Round:
                        entry.corners, entry.dragon)
 
 
+def round_with_token(token: str | None) -> Round | None:
+    """Return the round a record-hand form with this once-only token saved, if any."""
+    return db.session.scalar(select(Round).where(Round.token == token)) if token else None
+
+
 def record_round(game: Game, number: int, entry: rules.Round, token: str | None) -> Round:
     """Check and store the next round; a token seen before returns the round it saved."""
-    if token:
-        seen = db.session.scalar(select(Round).where(Round.token == token))
-        if seen is not None:
-            return seen
+    seen = round_with_token(token)
+    if seen is not None:
+        return seen
     if game.ended:
         raise Conflict("this game was ended; reopen it to record another hand", "number")
     if number != len(game.rounds) + 1:
@@ -196,7 +203,8 @@ def delete_last_round(game: Game) -> int | None:
         return None
     row = game.rounds[-1]
     number = row.number
-    for event in [e for e in game.events if e.hand_number == number]:
+    # Taps of the hand after it go too: they would otherwise land in the re-entered hand.
+    for event in [e for e in game.events if e.hand_number >= number]:
         game.events.remove(event)
     game.rounds.remove(row)
     return number

@@ -56,6 +56,27 @@
     };
     $$("input[name=variant]", newGame).forEach(function (r) { r.addEventListener("change", showVariant); });
     showVariant();
+    /* Say which games fit the players seated: coronation is for exactly two. */
+    var showFit = function () {
+      var seated = seats.filter(function (s) { return s.value.trim(); }).length;
+      $$("[data-players]", newGame).forEach(function (option) {
+        var range = option.dataset.players.split("-").map(Number);
+        var line = $("[data-fit]", option);
+        var exact = range[0] === range[1];
+        var wants = exact ? "exactly " + range[0] : range[0] + " to " + range[1];
+        var text = "";
+        if (seated > range[1] || (seated >= 2 && seated < range[0])) {
+          text = "⚠ For " + wants + " players; " + seated + " are seated";
+        } else if (exact && seated === range[0]) {
+          text = "✓ Fits your " + seated + " players";
+        }
+        $("b", line).textContent = text;
+        line.hidden = !text;
+      });
+    };
+    newGame.addEventListener("input", showFit);
+    newGame.addEventListener("click", showFit);
+    showFit();
   }
 
   /* Quick values and "other" boxes: typing in one clears the other. */

@@ -31,7 +31,10 @@ def check_hands(players: Sequence[str], rnd: Round) -> dict[str, Hand]:
             raise RuleError(f"how many cards {name} has left is missing", f"{field}.cards")
         cards = check_int(hand.cards, f"{field}.cards", 0, what="a whole number of cards")
         kings = check_int(hand.kings, f"{field}.kings", 0, what="a whole number of kings")
-        if kings > min(DECK_KINGS, cards):
+        if kings > DECK_KINGS:
+            raise RuleError(f"a deck has only {DECK_KINGS} kings, so {name} cannot hold {kings}",
+                            f"{field}.kings")
+        if kings > cards:
             raise RuleError(
                 f"{name} holds {cards} card{'s' if cards != 1 else ''}, "
                 f"so cannot hold {kings} king{'s' if kings != 1 else ''}", f"{field}.kings")

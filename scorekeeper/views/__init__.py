@@ -31,9 +31,35 @@ def rules_summary(settings: dict, variant_name: str) -> str:
         n = s["deals_to_win"]
         return f"first to {n} deal{'s' if n != 1 else ''}"
     if variant_name == "chips":
-        target = f" · to {s['target']}" if s.get("target") else ""
-        return f"{str(s.get('preset', '')).capitalize()} set{target}"
+        return _chips_summary(s)
     return ""
+
+
+# How a chips setting that differs from its set is named in the summary.
+CHIPS_WORDS = {"ante": "ante {}", "pass_chips": "pass {}", "king_held_chips": "king held {}",
+               "missed_draw_chips": "missed draw {}", "card_chips": "card {}",
+               "king_chips": "king {}"}
+
+
+def _chips_summary(s: dict) -> str:
+    """Return a chips game's set, how its chips are dealt, what differs, and its target."""
+    preset = rules.get_variant("chips").presets.get(s.get("preset"), {})
+    words = [f"{str(s.get('preset', '')).capitalize()} set"]
+    words.append(f"{s['start_chips']} each" if s.get("start_chips") is not None
+                 else f"{s.get('total_chips')} split")
+    words += [word.format(s[key]) for key, word in CHIPS_WORDS.items()
+              if key in s and s[key] != preset.get(key)]
+    if s.get("reset_each_hand") != preset.get("reset_each_hand"):
+        words.append("re-split each hand" if s.get("reset_each_hand") else "stacks carry over")
+    if s.get("target"):
+        words.append(f"to {s['target']}")
+    return " · ".join(words)
+
+
+def round_noun(variant_name: str, count: int | None = None) -> str:
+    """Return what a round is called at the table: a deal in coronation, else a hand."""
+    word = "deal" if variant_name == "coronation" else "hand"
+    return word if count is None or count == 1 else word + "s"
 
 
 def _template_helpers(app: Flask) -> None:
@@ -47,5 +73,6 @@ def _template_helpers(app: Flask) -> None:
         return url_for("static", filename=filename, v=versions[filename])
 
     app.jinja_env.globals["asset"] = asset
+    app.jinja_env.globals["noun"] = round_noun
     app.jinja_env.filters["variant_label"] = lambda name: rules.get_variant(name).label
     app.jinja_env.filters["rules_summary"] = rules_summary

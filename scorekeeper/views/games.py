@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from .. import rules, store
 from ..entry import MAX_SEATS, Errors, input_for, read_new_game
-from ..extensions import db
+from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
 from ..models import Game, Player
 
@@ -20,6 +20,9 @@ def roster() -> list[Player]:
 
 
 @bp.route("/new", methods=["GET", "POST"])
+# This form checks its own CSRF token, so an expired one is answered on the form,
+# keeping what was typed, instead of with the bare CSRF error page.
+@csrf.exempt
 def new():
     """Pick players, seats, first dealer, variant and settings; start the game."""
     form = NewGameForm()
@@ -34,7 +37,8 @@ def new():
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as error:
                 db.session.rollback()
-                errors.add(_new_game_input(error, wanted), error.message)
+                errors.add(_new_game_input(error, wanted),
+                           error.message[:1].upper() + error.message[1:])
     elif request.method == "POST":
         errors.add("general", "This form had expired; nothing was saved. Please try again.")
     status = 422 if errors else 200

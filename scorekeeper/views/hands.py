@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from .. import rules, store
 from ..entry import CARD_BUTTONS, KING_BUTTONS, READERS, REFILLERS, Errors, input_for
-from ..extensions import db
+from ..extensions import csrf, db
 from ..forms import HandForm
 from ..models import Game
 
@@ -45,19 +45,25 @@ def _saved(game: Game, number: int, editing: bool):
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
-        errors.add(input_for(error, players), error.message)
+        errors.add(input_for(error, players), error.message[:1].upper() + error.message[1:])
     return errors
 
 
 @bp.route("/new", methods=["GET", "POST"])
+# This form checks its own CSRF token, so an expired one is answered on the form,
+# keeping what was typed, instead of with the bare CSRF error page.
+@csrf.exempt
 def record(game_id: int):
     """Record the next hand: who went out, what everyone else held."""
     game = db.get_or_404(Game, game_id)
     form = HandForm()
     if form.validate_on_submit():
-        number = int(form.number.data or 0)
+        number = int(form.number.data) if (form.number.data or "").isdigit() else 0
+        repeat = store.round_with_token(form.token.data)
         errors = _saved(game, number, editing=False)
         if not errors:
+            if repeat is not None:  # the back button, or a second tap: nothing changed
+                flash(f"Hand {repeat.number} was saved already; tap ✎ to change it.")
             return redirect(url_for("games.scoreboard", game_id=game.id, _anchor="top"))
         return _form_page(game, form, number, errors, request.form, editing=False)
     errors = Errors()
@@ -73,6 +79,7 @@ def record(game_id: int):
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
+@csrf.exempt  # as record()
 def edit(game_id: int, number: int):
     """Correct a past hand; totals, dealers and the end of the game follow."""
     game = db.get_or_404(Game, game_id)
@@ -86,8 +93,12 @@ def edit(game_id: int, number: int):
             flash(f"Hand {number} changed.")
             return redirect(url_for("games.scoreboard", game_id=game.id))
         return _form_page(game, form, number, errors, request.form, editing=True)
+    errors, values = Errors(), _stored_values(game, number)
+    if request.method == "POST":
+        errors.add("general", "This form had expired; nothing was saved. Please save again.")
+        values = request.form
     form.number.data = str(number)
-    return _form_page(game, form, number, Errors(), _stored_values(game, number), editing=True)
+    return _form_page(game, form, number, errors, values, editing=True)
 
 
 def _stored_values(game: Game, number: int) -> dict[str, str]:

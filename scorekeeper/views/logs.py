@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from .. import gamelog, rules, store
-from ..extensions import db
+from ..extensions import csrf, db
 from ..forms import ImportForm
 from ..models import Game
 
@@ -41,6 +41,9 @@ def import_text(text: str) -> Game:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+# This form checks its own CSRF token, so an expired one is answered on the form,
+# keeping what was typed, instead of with the bare CSRF error page.
+@csrf.exempt
 def import_game():
     """Take a game log, uploaded or pasted, and add it as a new game."""
     form = ImportForm()
@@ -58,6 +61,10 @@ def import_game():
             except rules.RuleError as refused:
                 db.session.rollback()
                 error = f"Nothing was imported. {_capital(str(refused))}"
+    elif request.method == "POST":
+        error = ("This form had expired; nothing was imported. Please try again."
+                 if "csrf_token" in form.errors else
+                 "Nothing was imported. " + " ".join(m for ms in form.errors.values() for m in ms))
     return render_template("import.html", form=form, error=error), 422 if error else 200
 
 

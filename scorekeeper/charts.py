@@ -1,0 +1,227 @@
+"""Line charts drawn on the server as SVG: no script, nothing from a CDN, readable on a
+phone in a dim room. `line_chart` is generic; `game_chart` draws one game's running totals."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+
+from markupsafe import Markup, escape
+
+from . import rules
+
+# Bright enough on the dark panels, apart in hue and lightness; dashes tell apart
+# the pairs some colour-blind eyes confuse (coral and green, blue and violet).
+PALETTE = ("#56b4e9", "#f2c14e", "#ff7a6b", "#5fd08a", "#c792ea", "#e8eef5")
+DASHES = ("", "", "9 5", "2 5", "14 4 3 4", "6 4")
+TEXT = "#eef2f6"
+MUTED = "#a3b1c2"
+GRID = "#334152"
+HALO = "#1a212b"  # the card behind the chart: keeps a label readable over a line
+FONT = 14  # user units; a 360-wide chart is drawn about 330 px wide on a phone
+CHAR = FONT * 0.6  # rough width of one character, enough to lay out the legend
+MARKERS_UP_TO = 40  # points per line; more than that and dots only clutter
+
+
+def _fmt(value: float) -> str:
+    """Return a number as a short label: 12, 2.5, -3."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
+    """Return round tick values (steps of 1, 2 or 5 times a power of ten) covering lo..hi."""
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / count
+    power = 10 ** math.floor(math.log10(raw))
+    # Steps of 2.5 only from 25 up: a tick at 2.5 cards or points means nothing.
+    steps = (1, 2, 2.5, 5, 10) if power >= 10 else (1, 2, 5, 10)
+    step = next(m * power for m in steps if m * power >= raw)
+    if step < 1 and float(lo).is_integer() and float(hi).is_integer():
+        step = 1
+    ticks = [math.floor(lo / step) * step]
+    while ticks[-1] < hi - step * 1e-9:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
+def _legend(names: Sequence[str], last: Mapping[str, float | None], width: float,
+            left: float) -> tuple[list[str], float]:
+    """Return the legend's SVG parts (swatch, name, last value) flowed into rows, and its height."""
+    parts: list[str] = []
+    x, y, row = left, FONT + 4, FONT + 10
+    for i, name in enumerate(names):
+        value = last.get(name)
+        text = name if value is None else f"{name} {_fmt(value)}"
+        item = 26 + len(text) * CHAR + 14
+        if x > left and x + item > width:
+            x, y = left, y + row
+        colour, dash = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{y - FONT * 0.35:.1f}" x2="{x + 20:.1f}" '
+            f'y2="{y - FONT * 0.35:.1f}" stroke="{colour}" stroke-width="3.5"{dash_attr}/>'
+            f'<text x="{x + 26:.1f}" y="{y:.1f}" fill="{TEXT}">{escape(name)}'
+            + ("" if value is None else
+               f' <tspan fill="{colour}" font-weight="700">{_fmt(value)}</tspan>')
+            + "</text>")
+        x += item
+    return parts, y + 8
+
+
+def line_chart(series: Mapping[str, Sequence[float | None]], target: float | None = None, *,
+               labels: Sequence[str] | None = None, title: str = "Chart",
+               desc: str | None = None, x_label: str = "", y_label: str = "",
+               target_label: str | None = None, show_last: bool = True, width: int = 360,
+               height: int = 220, chart_id: str | None = None) -> Markup:
+    """Return SVG markup: one line per series (None leaves a gap), a legend, an optional target.
+
+    `series` maps a name to its values at x = 0, 1, 2...; `labels` names those x positions.
+    The legend shows each name with its colour and, with `show_last`, its last value.
+    """
+    names = list(series)
+    count = max((len(values) for values in series.values()), default=0)
+    values = [v for vs in series.values() for v in vs if v is not None]
+    last = {name: next((v for v in reversed(series[name]) if v is not None), None)
+            if show_last else None for name in names}
+    if chart_id is None:
+        digest = hashlib.sha1(repr((sorted(series.items()), target, title)).encode())
+        chart_id = "chart-" + digest.hexdigest()[:10]
+    if desc is None:
+        shown = ", ".join(f"{name} {_fmt(v)}" for name, v in last.items() if v is not None)
+        desc = (f"Last values: {shown}." if shown else "No values yet.") + (
+            f" Target line at {_fmt(target)}." if target is not None else "")
+
+    ticks = nice_ticks(min(values + [0] + ([target] if target is not None else [])),
+                       max(values + [0] + ([target] if target is not None else [])))
+    lo, hi = ticks[0], ticks[-1]
+    left = 10 + max(len(_fmt(t)) for t in ticks) * CHAR + (FONT + 4 if y_label else 0)
+    legend, legend_height = _legend(names, last, width - 8, 8)
+    top = legend_height + FONT + 4  # room above the top line for the target's label
+    right = width - 14
+    bottom = top + height - (FONT * 2 + 16 if x_label else FONT + 14)
+    total_height = top + height
+
+    def px(i: int) -> float:
+        return (left + right) / 2 if count <= 1 else left + (right - left) * i / (count - 1)
+
+    def py(v: float) -> float:
+        return bottom - (bottom - top) * (v - lo) / (hi - lo)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} '
+           f'{total_height:.0f}" width="100%" role="img" '
+           f'aria-labelledby="{chart_id}-title {chart_id}-desc" font-size="{FONT}" '
+           f'font-family="system-ui, -apple-system, Roboto, sans-serif" '
+           f'style="display:block;height:auto;max-width:100%">',
+           f'<title id="{chart_id}-title">{escape(title)}</title>',
+           f'<desc id="{chart_id}-desc">{escape(desc)}</desc>', *legend]
+    for t in ticks:
+        out.append(f'<line x1="{left:.1f}" y1="{py(t):.1f}" x2="{right:.1f}" y2="{py(t):.1f}" '
+                   f'stroke="{GRID}" stroke-width="{1.5 if t == 0 else 1}"/>'
+                   f'<text x="{left - 6:.1f}" y="{py(t) + FONT * 0.35:.1f}" fill="{MUTED}" '
+                   f'text-anchor="end">{_fmt(t)}</text>')
+    step = max(1, math.ceil(count / max(1, int((right - left) // (FONT * 2.6)))))
+    for i in range(0, count, step):
+        label = labels[i] if labels is not None and i < len(labels) else str(i)
+        out.append(f'<text x="{px(i):.1f}" y="{bottom + FONT + 6:.1f}" fill="{MUTED}" '
+                   f'text-anchor="middle">{escape(label)}</text>')
+    if x_label:
+        out.append(f'<text x="{(left + right) / 2:.1f}" y="{total_height - 6:.1f}" '
+                   f'fill="{MUTED}" text-anchor="middle">{escape(x_label)}</text>')
+    if y_label:
+        middle = (top + bottom) / 2
+        out.append(f'<text x="{FONT:.1f}" y="{middle:.1f}" fill="{MUTED}" text-anchor="middle" '
+                   f'transform="rotate(-90 {FONT:.1f} {middle:.1f})">{escape(y_label)}</text>')
+    if target is not None:
+        out.append(f'<line class="target" x1="{left:.1f}" y1="{py(target):.1f}" '
+                   f'x2="{right:.1f}" y2="{py(target):.1f}" stroke="{TEXT}" stroke-width="1.5" '
+                   f'stroke-dasharray="6 5" opacity=".75"/>')
+    for index, name in enumerate(names):
+        out.append(_line(series[name], index, name, px, py, count))
+    if target is not None:  # over the lines, so a line can never hide it
+        text = target_label if target_label is not None else f"target {_fmt(target)}"
+        out.append(f'<text class="target" x="{left + 4:.1f}" y="{py(target) - 6:.1f}" '
+                   f'fill="{TEXT}" font-size="{FONT - 1}" stroke="{HALO}" stroke-width="4" '
+                   f'paint-order="stroke">{escape(text)}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def _line(values: Sequence[float | None], index: int, name: str, px, py, count: int) -> str:
+    """Return one series as polylines broken at gaps, with a dot on each point."""
+    colour, dash = PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)]
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    runs: list[list[tuple[float, float]]] = [[]]
+    for i, value in enumerate(values):
+        if value is None:
+            runs.append([])
+        else:
+            runs[-1].append((px(i), py(value)))
+    parts = [f'<g class="series" data-name="{escape(name)}">']
+    for run in filter(None, runs):
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
+                     f'stroke-width="3" stroke-linejoin="round" stroke-linecap="round"'
+                     f'{dash_attr}/>')
+        if count <= MARKERS_UP_TO or len(run) == 1:
+            parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>'
+                         for x, y in run)
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def game_series(core: rules.Game, result: rules.GameResult) -> dict[str, list[int]]:
+    """Return each player's running total before the first hand and after every hand."""
+    if core.variant == "chips" and not core.settings.get("reset_each_hand"):
+        first = result.rounds[0] if result.rounds else None
+        start = {name: first.totals[name] - first.scores[name] if first else 0
+                 for name in core.players}  # the stacks as dealt
+    else:
+        start = {name: 0 for name in core.players}
+    return {name: [start[name]] + [r.totals[name] for r in result.rounds]
+            for name in core.players}
+
+
+def game_target(core: rules.Game) -> int | None:
+    """Return the total that ends the game, if there is one."""
+    if core.variant == "coronation":
+        return core.settings.get("deals_to_win")
+    return core.settings.get("target")
+
+
+WHAT = {"penalty": "Penalty points", "chips": "Chips", "jax": "Score (pots won)",
+        "coronation": "Deals won"}
+
+
+def _what(core: rules.Game) -> tuple[str, str]:
+    """Return what a game's totals count, and what one round is called."""
+    jax = core.variant == "chips" and core.settings.get("reset_each_hand")
+    what = WHAT.get("jax" if jax else core.variant, "Total")
+    return what, "deal" if core.variant == "coronation" else "hand"
+
+
+def game_chart_title(core: rules.Game) -> str:
+    """Return the heading of a game's chart, e.g. "Penalty points by hand"."""
+    what, hand = _what(core)
+    return f"{what}, {hand} by {hand}"
+
+
+def game_chart(core: rules.Game, result: rules.GameResult, chart_id: str | None = None) -> Markup:
+    """Return the line chart of every player's running total by hand, with the target line."""
+    if not result.rounds:
+        return Markup("")
+    what, hand = _what(core)
+    target = game_target(core)
+    series = game_series(core, result)
+    n = len(result.rounds)
+    shown = ", ".join(f"{name} {values[-1]}" for name, values in series.items())
+    desc = f"{what} after {hand} {n}: {shown}."
+    if target is not None:
+        desc += f" The game ends at {target}."
+    return line_chart(series, target, labels=["0"] + [str(i) for i in range(1, n + 1)],
+                      title=game_chart_title(core), desc=desc, x_label=hand,
+                      target_label=f"ends at {target}" if target is not None else None,
+                      chart_id=chart_id)

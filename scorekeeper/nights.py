@@ -1,0 +1,263 @@
+"""Game nights: which night a new game joins, renaming a night, moving a game to another.
+
+A game started within 12 hours of the latest night's last hand joins that night, so a night
+that runs past midnight stays one night; otherwise a new night begins. A game dated another
+day (an imported game log) joins the night of that day, never tonight's.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from sqlalchemy import extract, func, or_, select
+
+from . import rules
+from .extensions import db
+from .models import Event, Game, HandEntry, Night, Player, Round, Seat
+
+NIGHT_GAP = timedelta(hours=12)
+NAME_MAX = 80
+NOTES_MAX = 5000
+
+
+def is_live(game: Game) -> bool:
+    """Tell whether a game was played as it was entered (not imported with another date)."""
+    return game.created_at is None or game.played_on == game.created_at.date()
+
+
+def started_at(game: Game) -> datetime:
+    """Return when a game began: when it was entered, or the start of its day if back-dated."""
+    if game.created_at is not None and is_live(game):
+        return game.created_at
+    return datetime.combine(game.played_on, time())
+
+
+def last_hand_at(night: Night) -> datetime:
+    """Return when the night's last hand was recorded, or its start if it has none.
+
+    Hands of a back-dated game are left out: they were stored when it was imported,
+    not when they were played.
+    """
+    rows = db.session.execute(
+        select(Game.played_on, Game.created_at, func.max(Round.created_at))
+        .outerjoin(Round, Round.game_id == Game.id)
+        .where(Game.night_id == night.id).group_by(Game.id, Game.played_on, Game.created_at))
+    last = night.started_at
+    for played_on, created_at, hand_at in rows:
+        if hand_at is not None and created_at is not None and played_on == created_at.date():
+            last = max(last, hand_at)
+    return last
+
+
+def night_for(when: datetime, played_on: date | None = None) -> Night:
+    """Return the night a game started at `when` joins (and played on `played_on`).
+
+    The latest night that began by `when` is joined if its last hand was at most
+    12 hours before; otherwise a new night begins. A game dated another day than
+    `when` joins that day's night instead.
+    """
+    if played_on is not None and played_on != when.date():
+        return night_on(played_on)
+    night = db.session.scalar(select(Night).where(Night.started_at <= when)
+                              .order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
+    if night is not None and when - last_hand_at(night) <= NIGHT_GAP:
+        return night
+    night = Night(started_at=when)
+    db.session.add(night)
+    return night
+
+
+def night_on(day: date) -> Night:
+    """Return the latest night that began on `day` or holds a game played that day, or a new one."""
+    start = datetime.combine(day, time())
+    began_that_day = (Night.started_at >= start) & (Night.started_at < start + timedelta(days=1))
+    night = db.session.scalar(
+        select(Night).where(or_(began_that_day, Night.games.any(Game.played_on == day)))
+        .order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
+    if night is None:
+        night = Night(started_at=start)
+        db.session.add(night)
+    return night
+
+
+def label(night: Night) -> str:
+    """Return what a night is called: its name, else its date, e.g. "Sat 21 Nov 2026"."""
+    return night.name or night.started_at.strftime("%a %d %b %Y")
+
+
+def _clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str | None:
+    """Return typed text trimmed (None when empty), or raise RuleError naming the field."""
+    text = unicodedata.normalize("NFC", raw or "")
+    text = " ".join(text.split()) if one_line else text.replace("\r\n", "\n").strip()
+    if len(text) > limit:
+        raise rules.RuleError(f"can be at most {limit} characters, not {len(text)}", field)
+    allowed = {"\n", "\t"} if not one_line else set()
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in allowed
+           for ch in text):
+        raise rules.RuleError("has a character that cannot be shown", field)
+    return text or None
+
+
+def rename(night: Night, name: str | None, notes: str | None) -> None:
+    """Give a night a name and notes (empty clears them); raise RuleError naming the field."""
+    cleaned_name = _clean_text(name, NAME_MAX, "name", one_line=True)
+    cleaned_notes = _clean_text(notes, NOTES_MAX, "notes", one_line=False)
+    night.name, night.notes = cleaned_name, cleaned_notes
+
+
+def is_empty(night: Night) -> bool:
+    """Tell whether a night holds no game and nothing typed, so it can go."""
+    return not night.games and not night.name and not night.notes
+
+
+def move_game(game: Game, target: Night | None) -> Night:
+    """Move a game to another night, or to a new night of its own when `target` is None.
+
+    The night it leaves is removed if that leaves it with no game, name or notes.
+    Return the night the game is now in.
+    """
+    source = game.night
+    if target is None:
+        target = Night(started_at=started_at(game))
+        db.session.add(target)
+    elif target is source:
+        raise rules.RuleError("the game is already in this night", "night")
+    game.night = target
+    db.session.flush()
+    if source is not None and is_empty(source):
+        db.session.delete(source)
+    return target
+
+
+def neighbours(night: Night, each_side: int = 3) -> list[Night]:
+    """Return the nights just before and after this one, newest first (where a game may move)."""
+    shown = _shown()
+    newer = db.session.scalars(
+        select(Night).where(shown, Night.id != night.id, or_(
+            Night.started_at > night.started_at,
+            (Night.started_at == night.started_at) & (Night.id > night.id)))
+        .order_by(Night.started_at, Night.id).limit(each_side)).all()
+    older = db.session.scalars(
+        select(Night).where(shown, Night.id != night.id, or_(
+            Night.started_at < night.started_at,
+            (Night.started_at == night.started_at) & (Night.id < night.id)))
+        .order_by(Night.started_at.desc(), Night.id.desc()).limit(each_side)).all()
+    return list(reversed(newer)) + list(older)
+
+
+def _shown():
+    """Return the condition for a night to be listed: it holds a game, a name or notes."""
+    return or_(Night.games.any(), Night.name.is_not(None), Night.notes.is_not(None))
+
+
+def listed():
+    """Return the query of the nights history lists, newest first."""
+    return select(Night).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
+
+
+def year_pages(per_page: int) -> list[tuple[int, int]]:
+    """Return each year with nights and the history page its newest night is on, newest first."""
+    year = extract("year", Night.started_at)
+    counts = db.session.execute(select(year, func.count(Night.id)).where(_shown())
+                                .group_by(year).order_by(year.desc())).all()
+    pages, before = [], 0
+    for value, count in counts:
+        pages.append((int(value), before // per_page + 1))
+        before += count
+    return pages
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One game of a night as history shows it: the game, what was entered, its result."""
+
+    game: Game
+    core: rules.Game
+    result: rules.GameResult
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """A night as the history list shows it."""
+
+    night: Night
+    players: tuple[str, ...]
+    games: tuple[Standing, ...]
+    wins: tuple[tuple[str, int], ...]  # (name, games won), most first
+    unfinished: int
+
+
+def summarise(night: Night) -> NightSummary:
+    """Return a night's players (in order of first seat), games with results, and who won."""
+    return summarise_all([night])[0]
+
+
+def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
+    """Return the summaries of several nights, reading all their games at once."""
+    cores = core_games([game for night in shown for game in night.games])
+    return [summary_of(night, [Standing(game, cores[game.id], rules.play(cores[game.id]))
+                               for game in night.games]) for night in shown]
+
+
+def core_games(games: Sequence[Game]) -> dict[int, rules.Game]:
+    """Return the rules' view of many stored games, read as plain rows in four queries.
+
+    The same games store.core_game builds one by one, without an object per hand:
+    a page of history holds thousands of hands.
+    """
+    ids = [game.id for game in games]
+    if not ids:
+        return {}
+    names: dict[int, dict[int, str]] = defaultdict(dict)  # game -> player id -> name
+    for game_id, player_id, name in db.session.execute(
+            select(Seat.game_id, Seat.player_id, Player.name).join(Player)
+            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
+        names[game_id][player_id] = name
+    hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
+    for round_id, game_id, player_id, cards, kings in db.session.execute(
+            select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
+                   HandEntry.kings).join(Round).where(Round.game_id.in_(ids))
+            .order_by(HandEntry.id)):
+        hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
+    events: dict[tuple[int, int], list[rules.Event]] = defaultdict(list)
+    for game_id, number, player_id, kind in db.session.execute(
+            select(Event.game_id, Event.hand_number, Event.player_id, Event.kind)
+            .where(Event.game_id.in_(ids)).order_by(Event.game_id, Event.hand_number, Event.seq)):
+        events[(game_id, number)].append(rules.Event(names[game_id][player_id], kind))
+    rounds: dict[int, list[rules.Round]] = defaultdict(list)
+    for round_id, game_id, number, went_out, corners, dragon in db.session.execute(
+            select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
+                   Round.dragon_id).where(Round.game_id.in_(ids))
+            .order_by(Round.game_id, Round.number)):
+        who = names[game_id]
+        rounds[game_id].append(rules.Round(
+            went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),
+            events=tuple(events.get((game_id, number), ())),
+            corners=tuple(who.get(pid) if pid else None for pid in (corners or ())),
+            dragon=who.get(dragon) if dragon else None))
+    cores = {}
+    for game in games:
+        players = tuple(names[game.id].values())
+        cores[game.id] = rules.Game(game.variant, players, players[game.first_dealer_seat],
+                                    game.settings, tuple(rounds[game.id]), game.ended)
+    return cores
+
+
+def summary_of(night: Night, standings: Sequence[Standing]) -> NightSummary:
+    """Return the summary of a night whose games' results are known."""
+    players: dict[str, None] = {}
+    wins: Counter[str] = Counter()
+    unfinished = 0
+    for standing in standings:
+        players.update(dict.fromkeys(standing.core.players))
+        if standing.result.over:
+            wins.update(standing.result.winners)
+        else:
+            unfinished += 1
+    order = list(players)
+    ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
+    return NightSummary(night, tuple(players), tuple(standings), tuple(ranked), unfinished)

@@ -1,0 +1,234 @@
+"""Player statistics, worked out from games as the rules score them. Standard library only.
+
+Game-level numbers (played, wins, best night, head-to-head) count finished games only:
+a game still being played has no result yet. Hand-level numbers (penalty per hand, kings
+left, chips, corners, dragons) count every hand recorded, finished game or not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from . import rules
+
+# The variants whose hands record the cards (and kings) left in every hand.
+CARD_VARIANTS = ("penalty", "chips")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game as the statistics see it: what was entered, its result, when and which night."""
+
+    game: rules.Game
+    result: rules.GameResult
+    played_on: date
+    night: int | None = None  # games of one night share this key
+    night_label: str = ""
+    game_id: int | None = None
+
+
+def played(game: rules.Game, played_on: date, night: int | None = None,
+           night_label: str = "", game_id: int | None = None) -> Played:
+    """Score a game with the rules and wrap it for the statistics."""
+    return Played(game, rules.play(game), played_on, night, night_label, game_id)
+
+
+@dataclass(frozen=True)
+class Record:
+    """Finished games played and won (a shared win is a win for each)."""
+
+    played: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Return wins per game played, or None before any game."""
+        return self.wins / self.played if self.played else None
+
+    def add(self, won: bool) -> Record:
+        """Return this record with one more game."""
+        return Record(self.played + 1, self.wins + int(won))
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """What a player's hands added up to, across every hand recorded."""
+
+    penalty_hands: int = 0
+    penalty_points: int = 0
+    card_hands: int = 0  # penalty and chips hands the player took part in
+    kings_left: int = 0
+    chips_won: int = 0  # pots taken
+    chips_lost: int = 0  # antes, events and cards paid into pots
+    deals: int = 0  # coronation deals played
+    coronations: int = 0
+    dragons: int = 0
+
+    @property
+    def average_penalty(self) -> float | None:
+        """Return the penalty points per penalty hand, or None before any."""
+        return self.penalty_points / self.penalty_hands if self.penalty_hands else None
+
+    @property
+    def chips_net(self) -> int:
+        """Return chips won minus chips paid."""
+        return self.chips_won - self.chips_lost
+
+
+@dataclass(frozen=True)
+class NightRecord:
+    """A player's finished games and wins on one night."""
+
+    night: int | None
+    label: str
+    played_on: date
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Finished games two players both sat in, and who finished ahead."""
+
+    other: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Everything the player page shows about one player."""
+
+    name: str
+    overall: Record
+    by_variant: dict[str, Record]
+    unfinished: int
+    hands: HandStats
+    nights: tuple[NightRecord, ...]
+    best_night: NightRecord | None
+    head_to_head: tuple[HeadToHead, ...]
+    form: tuple[tuple[date, float], ...]
+
+
+def won(p: Played, name: str) -> bool:
+    """Tell whether `name` won (or shared the win of) a finished game."""
+    return p.result.over and name in p.result.winners
+
+
+def compare(p: Played, name: str, other: str) -> int:
+    """Return 1 if `name` finished ahead of `other` in this game, -1 if behind, 0 if level."""
+    mine, theirs = p.result.totals[name], p.result.totals[other]
+    if mine == theirs:
+        return 0
+    better = mine < theirs if rules.get_variant(p.game.variant).lower_is_better else mine > theirs
+    return 1 if better else -1
+
+
+def records(games: Iterable[Played]) -> dict[str, Record]:
+    """Return every player's finished games and wins, by name."""
+    out: dict[str, Record] = {}
+    for p in games:
+        if p.result.over:
+            for name in p.game.players:
+                out[name] = out.get(name, Record()).add(won(p, name))
+    return out
+
+
+def variant_records(name: str, games: Iterable[Played]) -> dict[str, Record]:
+    """Return a player's finished games and wins per variant, variants in registry order."""
+    out = {variant: Record() for variant in rules.VARIANTS}
+    for p in games:
+        if p.result.over and name in p.game.players:
+            out[p.game.variant] = out[p.game.variant].add(won(p, name))
+    return {variant: record for variant, record in out.items() if record.played}
+
+
+def hand_stats(name: str, games: Iterable[Played]) -> HandStats:
+    """Add up a player's hands: penalty points, kings left, chips, corners and dragons."""
+    n = dict.fromkeys(HandStats.__dataclass_fields__, 0)
+    for p in games:
+        if name not in p.game.players:
+            continue
+        variant = p.game.variant
+        for rnd, done in zip(p.game.rounds, p.result.rounds):
+            if variant == "penalty":
+                n["penalty_hands"] += 1
+                n["penalty_points"] += done.scores[name]
+            if variant in CARD_VARIANTS and (name in rnd.hands or rnd.went_out == name):
+                n["card_hands"] += 1
+                n["kings_left"] += rnd.hands[name].kings if name in rnd.hands else 0
+            for flow in done.extra.get("flows", ()):
+                if flow["player"] == name:
+                    n["chips_won" if flow["kind"] == "pot" else "chips_lost"] += flow["chips"]
+            if variant == "coronation":
+                n["deals"] += 1
+                n["coronations"] += sum(1 for who in done.extra["corners"] if who == name)
+                n["dragons"] += done.extra["dragon"] == name
+    return HandStats(**n)
+
+
+def night_records(name: str, games: Sequence[Played]) -> tuple[NightRecord, ...]:
+    """Return a player's finished games and wins per night, oldest night first."""
+    nights: dict[object, NightRecord] = {}
+    for p in games:
+        if not (p.result.over and name in p.game.players):
+            continue
+        # A game outside any night counts on its own day.
+        key = p.night if p.night is not None else ("day", p.played_on)
+        seen = nights.get(key)
+        if seen is None:
+            seen = NightRecord(p.night, p.night_label or p.played_on.strftime("%a %d %b %Y"),
+                               p.played_on, 0, 0)
+        nights[key] = NightRecord(seen.night, seen.label, min(seen.played_on, p.played_on),
+                                  seen.games + 1, seen.wins + int(won(p, name)))
+    return tuple(sorted(nights.values(), key=lambda r: r.played_on))
+
+
+def best_night(nights: Iterable[NightRecord]) -> NightRecord | None:
+    """Return the night with the most wins; a tie goes to the better win rate, then the later."""
+    winning = [(r.wins, r.wins / r.games, index, r) for index, r in enumerate(nights) if r.wins]
+    return max(winning, key=lambda row: row[:3])[3] if winning else None
+
+
+def head_to_head(name: str, games: Iterable[Played]) -> tuple[HeadToHead, ...]:
+    """Return, per other player, the finished games shared and who finished ahead how often."""
+    tally: dict[str, list[int]] = {}
+    for p in games:
+        if not (p.result.over and name in p.game.players):
+            continue
+        for other in p.game.players:
+            if other != name:
+                row = tally.setdefault(other, [0, 0, 0, 0])
+                row[0] += 1
+                row[{1: 1, -1: 2, 0: 3}[compare(p, name, other)]] += 1
+    rows = [HeadToHead(other, *counts) for other, counts in tally.items()]
+    return tuple(sorted(rows, key=lambda h: (-h.games, h.other.casefold())))
+
+
+def form(name: str, games: Iterable[Played]) -> tuple[tuple[date, float], ...]:
+    """Return the player's win rate (in %) after each finished game, in the order played."""
+    points = []
+    record = Record()
+    for p in games:
+        if p.result.over and name in p.game.players:
+            record = record.add(won(p, name))
+            points.append((p.played_on, 100 * record.wins / record.played))
+    return tuple(points)
+
+
+def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
+    """Return every statistic of one player; `games` in the order they were played."""
+    mine = [p for p in games if name in p.game.players]
+    nights = night_records(name, mine)
+    by_variant = variant_records(name, mine)
+    overall = Record(sum(r.played for r in by_variant.values()),
+                     sum(r.wins for r in by_variant.values()))
+    return PlayerStats(
+        name=name, overall=overall, by_variant=by_variant,
+        unfinished=sum(1 for p in mine if not p.result.over),
+        hands=hand_stats(name, mine), nights=nights, best_night=best_night(nights),
+        head_to_head=head_to_head(name, mine), form=form(name, mine))

@@ -1,0 +1,55 @@
+"""Back up the whole database as one JSON file; restore one into an empty database."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, flash, redirect, render_template, url_for
+from sqlalchemy import func, select
+
+from .. import backup, rules
+from ..extensions import db
+from ..forms import RestoreForm
+from ..models import Game, Night, Player, utcnow
+
+bp = Blueprint("backup", __name__, url_prefix="/backup")
+
+
+def _page(form: RestoreForm, error: str | None = None):
+    """Render the backup page: what the database holds, the download, the restore form."""
+    counts = {label: db.session.scalar(select(func.count()).select_from(model))
+              for label, model in (("players", Player), ("nights", Night), ("games", Game))}
+    return render_template("backup.html", form=form, error=error, counts=counts,
+                           empty=not any(counts.values())), 422 if error else 200
+
+
+@bp.route("")
+def page():
+    """Offer the backup download and the restore upload."""
+    return _page(RestoreForm())
+
+
+@bp.route("/download")
+def download():
+    """Download the whole database as one JSON backup."""
+    filename = f"kings-corners-backup-{utcnow().date().isoformat()}.json"
+    return Response(backup.dumps(backup.document()), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.route("/restore", methods=["POST"])
+def restore():
+    """Rebuild an uploaded backup into the empty database, or refuse and write nothing."""
+    form = RestoreForm()
+    if not form.validate_on_submit():
+        return _page(form, "This form had expired; nothing was restored. Please try again.")
+    upload = form.file.data
+    if not upload:
+        return _page(form, "Choose a backup file first.")
+    try:
+        counts = backup.restore_text(upload.read().decode("utf-8", errors="replace"))
+        db.session.commit()
+    except rules.RuleError as refused:
+        db.session.rollback()
+        text = str(refused)
+        return _page(form, f"Nothing was restored. {text[:1].upper()}{text[1:]}")
+    flash(f"Restored {backup.summary(counts)}.")
+    return redirect(url_for("players.roster"))

@@ -1,0 +1,103 @@
+"""The roster and each player's page: statistics, head-to-head, rename, merge."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from .. import roster, rules, stats
+from ..charts import line_chart
+from ..extensions import db
+from ..forms import MergeForm, RenameForm
+from ..models import Player
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+@bp.route("", endpoint="roster")
+def list_players():
+    """List everyone on the roster with their finished games and wins."""
+    record = stats.records(roster.played_games())
+    return render_template("players/roster.html", players=roster.players(), record=record,
+                           empty=stats.Record())
+
+
+def _page(player: Player, form: RenameForm, error: str | None = None):
+    """Render a player's page, with the rename form as typed and its error, if any."""
+    games = roster.played_games(player)
+    ids = {p.name: p.id for p in roster.players()}
+    return render_template(
+        "players/player.html", player=player, stats=stats.player_stats(player.name, games),
+        form=form, error=error, chart=_chart(games, player.name), ids=ids,
+        merge_candidates=len(ids) > 1), 422 if error else 200
+
+
+def _chart(games: list[stats.Played], name: str) -> Markup | None:
+    """Return the player's win rate after each finished game as an SVG line chart."""
+    points = stats.form(name, games)
+    if len(points) < 2:
+        return None
+    # A date under the first game of each day only, so the axis stays readable.
+    days = [f"{day.day} {day:%b}" for day, _ in points]
+    labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
+    rates = [round(rate, 1) for _, rate in points]
+    return line_chart({"Win rate %": rates}, 100, labels=labels, title=f"{name}'s win rate",
+                      desc=f"{name}'s win rate after each of {len(rates)} finished games, "
+                           f"from {rates[0]:g}% to {rates[-1]:g}%.",
+                      x_label="finished games, oldest first", target_label="won every game",
+                      chart_id="form-chart")
+
+
+@bp.route("/<int:player_id>")
+def player(player_id: int):
+    """Show a player's statistics, best night and head-to-head."""
+    player = db.get_or_404(Player, player_id)
+    return _page(player, RenameForm(formdata=None, name=player.name))
+
+
+@bp.route("/<int:player_id>/rename", methods=["POST"])
+def rename(player_id: int):
+    """Give a player a new name; their games and statistics stay with them."""
+    player = db.get_or_404(Player, player_id)
+    form = RenameForm()
+    if not form.validate_on_submit():
+        return _page(player, form, "This form had expired; nothing was saved. Please try again.")
+    old = player.name
+    try:
+        roster.rename(player, form.name.data or "")
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        return _page(player, form, f"Name: {error.message}")
+    if old != player.name:
+        flash(f"{old} is now called {player.name}.")
+    return redirect(url_for("players.player", player_id=player.id))
+
+
+@bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
+def merge(player_id: int):
+    """Pick a duplicate roster entry and fold it into this player."""
+    player = db.get_or_404(Player, player_id)
+    form = MergeForm()
+    error = None
+    if form.validate_on_submit():
+        other = db.session.get(Player, int(form.other.data)) if (
+            form.other.data or "").isdigit() else None
+        if other is None:
+            error = "Tap the entry to fold into this one."
+        else:
+            name = other.name
+            try:
+                moved = roster.merge(player, other)
+                db.session.commit()
+                flash(f"{name} merged into {player.name}: {moved} game"
+                      f"{'' if moved == 1 else 's'} moved over.")
+                return redirect(url_for("players.player", player_id=player.id))
+            except rules.RuleError as refused:
+                db.session.rollback()
+                error = refused.message
+    elif request.method == "POST":
+        error = "This form had expired; nothing was merged. Please try again."
+    others = [(p, roster.games_of(p)) for p in roster.players() if p.id != player.id]
+    return render_template("players/merge.html", player=player, others=others, form=form,
+                           error=error, chosen=form.other.data or ""), 422 if error else 200

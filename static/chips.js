@@ -1,0 +1,272 @@
+/* Chip pot, progressive enhancement only: every tap also works as a plain form.
+   - Live pot: taps are posted in the background, in order, from a queue kept in
+     localStorage, so a reload or a dropped connection loses nothing; each tap carries
+     a once-only token, so sending one twice records it once.
+   - Record hand: a preview of what each player pays and who takes the pot.
+   - New game: the chosen set's value of each setting is marked. */
+(function () {
+  "use strict";
+  var $ = function (sel, root) { return (root || document).querySelector(sel); };
+  var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
+  var POLL_MS = 4000;
+  var RETRY_MS = 3000;
+  var DEBOUNCE_MS = 450;  // a thumb's double tap on one key is one pass
+
+  var newToken = function () {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  };
+  var plural = function (n, one, many) { return n + " " + (n === 1 ? one : many); };
+
+  /* ---- Live pot ---------------------------------------------------------------- */
+  var panel = $("[data-live-panel]");
+  if (panel && window.fetch && window.localStorage) {
+    var gameId = panel.dataset.game;
+    var key = "kings-corners:chips-queue:" + gameId;
+    var queue = [];
+    try { queue = JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { queue = []; }
+    var sending = false;
+    var offline = false;
+    var lastTap = { key: "", at: 0 };
+
+    var save = function () {
+      try { localStorage.setItem(key, JSON.stringify(queue)); } catch (e) { /* private mode: memory only */ }
+    };
+
+    var status = function () {
+      var box = $("[data-live-status]", panel);
+      if (!box) return;
+      var taps = queue.length;
+      if (!taps) { box.textContent = ""; return; }
+      box.textContent = offline
+        ? "No connection: " + plural(taps, "tap", "taps") + " waiting, sent as soon as it is back."
+        : "Saving " + plural(taps, "tap", "taps") + "…";
+    };
+
+    /* Show a tap not yet saved on top of what the server said. */
+    var showOne = function (item) {
+      if (item.undo || String(item.hand) !== panel.dataset.hand) return;
+      var row = $('.live-player[data-seat="' + item.seat + '"]', panel);
+      var stack = row && $("[data-stack]", row);
+      var pot = $("[data-pot]", panel);
+      if (!stack || !pot) return;
+      var have = parseInt(stack.textContent, 10);
+      var paid = Math.min(item.chips, have);
+      stack.textContent = have - paid;
+      pot.textContent = parseInt(pot.textContent, 10) + paid;
+      row.classList.add("pending");
+      $(".pot", panel).classList.add("pending");
+    };
+    var showQueued = function () { queue.forEach(showOne); status(); };
+
+    /* Put the server's panel in place (the hand's truth), then the taps still queued. */
+    var serverHtml = panel.outerHTML;
+    var swap = function (html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var fresh = $("[data-live-panel]", holder);
+      if (!fresh || fresh.dataset.hand !== panel.dataset.hand) {
+        // The hand was saved or the game ended (perhaps on another phone): show it all.
+        if (!queue.length) window.location.reload();
+        return;
+      }
+      serverHtml = html;
+      panel.parentNode.replaceChild(fresh, panel);
+      panel = fresh;
+      showQueued();
+    };
+
+    var flush = function () {
+      if (sending || !queue.length) { status(); return; }
+      sending = true;
+      var item = queue[0];
+      fetch(item.url, {
+        method: "POST", body: item.body, credentials: "same-origin",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Live-Panel": "1" }
+      }).then(function (response) {
+        if (response.status >= 502 && response.status <= 504) throw new Error("gateway");
+        return response.text();
+      }).then(function (html) {
+        queue.shift();
+        save();
+        sending = false;
+        offline = false;
+        swap(html);
+        flush();
+      }).catch(function () {
+        sending = false;
+        offline = true;
+        status();
+        window.setTimeout(flush, RETRY_MS);
+      });
+    };
+
+    document.addEventListener("submit", function (event) {
+      var form = event.target.closest && event.target.closest("form[data-live]");
+      if (!form || !panel.contains(form)) return;
+      event.preventDefault();
+      event.stopPropagation();  // not app.js's once-only guard: every tap here counts
+      var undo = form.hasAttribute("data-undo");
+      if (undo) {
+        var waiting = queue.length - (sending ? 1 : 0);
+        if (waiting > 0 && !queue[queue.length - 1].undo) {
+          queue.pop();  // not sent yet: take it back here
+          save();
+          swap(serverHtml);
+          return;
+        }
+      }
+      var tapKey = undo ? "undo" : $("input[name=player]", form).value + form.dataset.kind;
+      var now = Date.now();
+      if (lastTap.key === tapKey && now - lastTap.at < DEBOUNCE_MS) return;
+      lastTap = { key: tapKey, at: now };
+      // A token of its own for every tap: resending this one records it once, the next
+      // tap on the same key is a new event.
+      var token = $("input[name=token]", form);
+      if (token) token.value = newToken();
+      var item = { url: form.action, body: new URLSearchParams(new FormData(form)).toString(),
+                   hand: panel.dataset.hand, undo: undo };
+      if (undo && queue.length) {
+        // Behind taps still on their way, the event to undo is theirs, not the one shown.
+        item.body = item.body.replace(/(^|&)event=\d*/, "$1event=");
+      }
+      if (!undo) {
+        var button = $("button", form);
+        item.seat = $("input[name=player]", form).value;
+        item.chips = parseInt(button.dataset.chips, 10) || 0;
+        button.classList.add("hit");
+        window.setTimeout(function () { button.classList.remove("hit"); }, 180);
+        if (navigator.vibrate) navigator.vibrate(15);
+      }
+      queue.push(item);
+      save();
+      showOne(item);
+      status();
+      flush();
+    }, true);
+
+    /* Another phone may tap or save the hand: fetch the panel again now and then. */
+    var refresh = function () {
+      if (document.hidden || sending || queue.length) return;
+      fetch(panel.dataset.url, { credentials: "same-origin", headers: { "X-Live-Panel": "1" } })
+        .then(function (r) { return r.text(); })
+        .then(function (html) {
+          var holder = document.createElement("div");
+          holder.innerHTML = html;
+          var fresh = $("[data-live-panel]", holder);
+          if (!fresh || fresh.dataset.version !== panel.dataset.version) swap(html);
+        })
+        .catch(function () { /* offline: try again at the next tick */ });
+    };
+    window.setInterval(refresh, POLL_MS);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
+    window.addEventListener("online", function () { offline = false; flush(); });
+    window.addEventListener("pageshow", function (e) { if (e.persisted) refresh(); });
+    showQueued();
+    flush();
+  }
+
+  /* ---- Record hand: who pays what, who takes the pot ------------------------------ */
+  var box = $("[data-pot-preview]");
+  var hand = $("#hand-form");
+  if (box && hand) {
+    var pv = JSON.parse(box.dataset.preview);
+    var list = $("[data-payments]", box);
+    var cardsOf = function (seat) {
+      var more = $("input[name=cards_more-" + seat + "]", hand);
+      if (more && more.value.trim()) return /^\d+$/.test(more.value.trim()) ? parseInt(more.value, 10) : null;
+      var c = $("input[name=cards-" + seat + "]:checked", hand);
+      return c ? parseInt(c.value, 10) : null;
+    };
+    var kingsOf = function (seat) {
+      var k = $("input[name=kings-" + seat + "]:checked", hand);
+      return k ? parseInt(k.value, 10) : 0;
+    };
+    var line = function (text, what, cls) {
+      var li = document.createElement("li");
+      if (cls) li.className = cls;
+      var a = document.createElement("span");
+      a.textContent = text;
+      li.appendChild(a);
+      if (what) { var b = document.createElement("span"); b.className = "what"; b.textContent = what; li.appendChild(b); }
+      list.appendChild(li);
+    };
+    var preview = function () {
+      var out = $("input[name=went_out]:checked", hand);
+      list.innerHTML = "";
+      var rows = $$(".player", hand);
+      rows.forEach(function (row) { $(".preview", row).textContent = ""; });
+      if (!out) { list.hidden = true; return; }
+      var held = {};
+      rows.forEach(function (row) {
+        var seat = row.dataset.seat;
+        held[row.dataset.name] = seat === out.value ? { cards: 0, kings: 0 }
+          : { cards: cardsOf(seat), kings: Math.min(kingsOf(seat), cardsOf(seat) || 0), seat: seat };
+      });
+      var winners;
+      if (out.value === "stalemate") {
+        var known = pv.players.filter(function (n) { return held[n] && held[n].cards !== null; });
+        if (known.length < pv.players.length) winners = null;
+        else {
+          var least = Math.min.apply(null, known.map(function (n) { return held[n].cards; }));
+          winners = pv.players.filter(function (n) { return held[n].cards === least; });
+        }
+      } else {
+        winners = [rows.filter(function (r) { return r.dataset.seat === out.value; })[0].dataset.name];
+      }
+      var pot = pv.pot;
+      var stacks = {};
+      pv.players.forEach(function (name) {
+        stacks[name] = pv.stacks[name];
+        if (winners && winners.indexOf(name) >= 0) return;
+        var h = held[name];
+        if (!h || h.cards === null) { line(name, "cards left?"); return; }
+        var owed = pv.card_chips * (h.cards - h.kings) + pv.king_chips * h.kings;
+        var paid = Math.min(owed, stacks[name]);
+        stacks[name] -= paid;
+        pot += paid;
+        var what = paid < owed ? "all " + (stacks[name] + paid) + " left, of " + owed + " owed" : "";
+        if (!pv.reset && stacks[name] === 0) what = (what ? what + " · " : "") + "out of the game";
+        line(name + " pays " + paid, what);
+        var shown = $('.player[data-name="' + name + '"] .preview', hand);
+        if (shown) shown.textContent = "pays " + paid + (pv.reset ? "" : " → " + stacks[name]);
+      });
+      if (winners) {
+        var order = pv.order.filter(function (n) { return winners.indexOf(n) >= 0; });
+        var share = Math.floor(pot / order.length);
+        var odd = pot - share * order.length;
+        var parts = order.map(function (n, i) { return n + " " + (share + (i < odd ? 1 : 0)); });
+        if (order.length === 1) line(order[0] + " takes the " + pot + "-chip pot", "", "takes");
+        else line(order.join(" & ") + " split the " + pot + "-chip pot", parts.join(", "), "takes");
+        order.forEach(function (n, i) {
+          var shown = $('.player[data-name="' + n + '"] .preview', hand);
+          if (shown) shown.textContent = "takes " + (share + (i < odd ? 1 : 0));
+        });
+      }
+      list.hidden = false;
+    };
+    hand.addEventListener("change", preview);
+    hand.addEventListener("input", preview);
+    preview();
+  }
+
+  /* ---- New game: mark the chosen set's value of each chips setting ----------------- */
+  var chipsRules = $('.settings[data-variant="chips"]');
+  if (chipsRules) {
+    var mark = function () {
+      var chosen = $("input[name=rules-chips-preset]:checked", chipsRules);
+      var preset = chosen ? chosen.value : "house";
+      $$(".preset-values", chipsRules).forEach(function (el) {
+        var setting = el.closest(".setting");
+        $$(".preset-value", el).forEach(function (v) {
+          var on = v.dataset.preset === preset;
+          v.classList.toggle("on", on);
+          if (on) $$("input[type=text]:not([name$=\"-other\"])", setting).forEach(function (input) { input.placeholder = v.dataset.value; });
+        });
+      });
+    };
+    chipsRules.addEventListener("change", mark);
+    mark();
+  }
+})();

@@ -1,0 +1,80 @@
+"""`flask --app app games import FILE` prints the new id; `games export ID` prints the log."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.conftest import hand_data, start_game
+from tests.test_gamelog import EXAMPLE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_import_prints_the_new_games_id_and_export_prints_its_log(runner, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(EXAMPLE), encoding="utf-8")
+    imported = runner.invoke(args=["games", "import", str(path)])
+    assert imported.exit_code == 0, imported.output
+    assert imported.output == "1\n"
+    exported = runner.invoke(args=["games", "export", "1"])
+    assert exported.exit_code == 0
+    log = json.loads(exported.output)
+    assert log["players"] == ["Ann", "Ben", "Cy"]
+    assert log["result"]["totals"] == {"Ann": 12, "Ben": 4, "Cy": 5}
+
+
+def test_the_command_line_export_is_the_web_export(client, runner):
+    start_game(client, ["Ann", "Zoë", "🂡 Ace"])
+    client.post("/games/1/hands/new",
+                data=hand_data(["Ann", "Zoë", "🂡 Ace"], "Zoë", {"Ann": (12, 1), "🂡 Ace": 2}))
+    exported = runner.invoke(args=["games", "export", "1"])
+    assert json.loads(exported.output) == client.get("/games/1/export.json").get_json()
+    assert "Zoë" in exported.output  # readable, not \u escapes
+
+
+def test_import_reads_standard_input_given_a_dash(runner):
+    imported = runner.invoke(args=["games", "import", "-"], input=json.dumps(EXAMPLE))
+    assert imported.exit_code == 0 and imported.output.strip() == "1"
+
+
+def test_a_refused_import_says_where_on_stderr_and_writes_nothing(runner, app, tmp_path):
+    bad = {**EXAMPLE, "rounds": [EXAMPLE["rounds"][0],
+                                 {"went_out": "Ann", "hands": {"Ben": {"cards": 1, "kings": 2},
+                                                               "Cy": {"cards": 1}}}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    refused = runner.invoke(args=["games", "import", str(path)])
+    assert refused.exit_code == 1
+    assert refused.stdout == ""
+    assert "refused, nothing imported: round 2, hands.Ben.kings:" in refused.stderr
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+def test_exporting_a_game_that_does_not_exist_fails(runner):
+    missing = runner.invoke(args=["games", "export", "7"])
+    assert missing.exit_code == 1 and "no game 7" in missing.stderr
+
+
+def test_the_real_flask_command_imports_and_exports_on_an_upgraded_database(tmp_path):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite'}",
+           "SECRET_KEY": "cli-test"}
+    flask = [sys.executable, "-m", "flask", "--app", "app"]
+
+    def run(*args):
+        return subprocess.run(flask + list(args), cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+
+    assert run("db", "upgrade").returncode == 0
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(EXAMPLE), encoding="utf-8")
+    imported = run("games", "import", str(path))
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "1"
+    exported = run("games", "export", imported.stdout.strip())
+    assert exported.returncode == 0
+    assert json.loads(exported.stdout)["rounds"][0]["hands"]["Ann"] == {"cards": 3, "kings": 1}

@@ -1,0 +1,46 @@
+"""The committed migrations build exactly the schema the models declare."""
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+
+def schema_drift(engine) -> list:
+    """Return what autogenerate would add to a migration: [] when the models match."""
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, db.metadata)
+
+
+def migrated_app(url: str):
+    """Return an app on `url`, upgraded to the newest migration."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def test_upgrading_an_empty_database_gives_what_the_models_declare(tmp_path):
+    app = migrated_app(f"sqlite:///{tmp_path / 'migrated.sqlite'}")
+    with app.app_context():
+        assert schema_drift(db.engine) == []
+        tables = set(inspect(db.engine).get_table_names())
+        assert {t.name for t in db.metadata.sorted_tables} | {"alembic_version"} == tables
+        db.engine.dispose()
+
+
+def test_the_migrations_have_one_head_and_downgrade_to_nothing_and_back(tmp_path):
+    app = migrated_app(f"sqlite:///{tmp_path / 'both_ways.sqlite'}")
+    with app.app_context():
+        script = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
+        assert len(script.get_heads()) == 1
+        downgrade(revision="base")
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        upgrade()
+        assert schema_drift(db.engine) == []
+        db.engine.dispose()

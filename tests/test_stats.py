@@ -1,0 +1,181 @@
+"""Player statistics on games whose numbers are worked out by hand in the comments."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from scorekeeper import rules
+from scorekeeper.rules import Event, Game, Hand, Round
+from scorekeeper.stats import best_night, played, player_stats, records
+
+FRI, SAT = date(2026, 11, 20), date(2026, 11, 21)
+PENALTY = rules.get_variant("penalty").resolve_settings({})
+HOUSE = rules.get_variant("chips").resolve_settings({"preset": "house", "start_chips": 3})
+JAX = rules.get_variant("chips").resolve_settings({"preset": "jax"})
+CORONATION = rules.get_variant("coronation").resolve_settings({"deals_to_win": 2})
+
+
+def two_nights():
+    """Return six games over two nights, in the order played."""
+    # Night 1, game 1, penalty to 25 (king 10, card 1):
+    #   hand 1: Ben out; Ann 3 cards 1 king = 10 + 2 = 12; Cy 5 cards = 5
+    #   hand 2: Ann out; Ben 4 cards 1 king = 10 + 3 = 13; Cy 6 cards 2 kings = 20 + 4 = 24
+    #   totals Ann 12, Ben 13, Cy 29: Cy reached 25, the game is over, Ann (12) wins.
+    g1 = Game("penalty", ("Ann", "Ben", "Cy"), "Ann", PENALTY, (
+        Round("Ben", {"Ann": Hand(3, 1), "Cy": Hand(5)}),
+        Round("Ann", {"Ben": Hand(4, 1), "Cy": Hand(6, 2)})))
+    # Game 2: a stalemate, Ann 2 cards, Ben 2 cards 1 king: both fewest, both 0 points;
+    #   ended by hand at 0-0, so Ann and Ben share the win.
+    g2 = Game("penalty", ("Ann", "Ben"), "Ann", PENALTY, (
+        Round(None, {"Ann": Hand(2), "Ben": Hand(2, 1)}),), ended=True)
+    # Game 3, unfinished: Cy out, Ann 7 cards = 7 points.
+    g3 = Game("penalty", ("Ann", "Cy"), "Ann", PENALTY, (Round("Cy", {"Ann": Hand(7)}),))
+    # Night 2, game 4, chips house with 3 chips each:
+    #   antes: Ann 2, Ben 2, pot 2; Ben passes: Ben 1, pot 3;
+    #   Ann out; Ben holds 2 cards 1 king, owes 2, pays his last 1: pot 4, Ben 0 and out.
+    #   Ann takes 4: Ann 6. Only Ann holds chips: over, Ann wins.
+    #   Ann won 4, paid 1; Ben won 0, paid 3.
+    g4 = Game("chips", ("Ann", "Ben"), "Ann", HOUSE, (
+        Round("Ann", {"Ben": Hand(2, 1)}, (Event("Ben", "pass"),)),))
+    # Game 5, chips jax: 80 chips split 26 each; antes 1 each, pot 3;
+    #   Cy caught holding a king pays 3 (pot 6), Ben missed a draw pays 1 (pot 7);
+    #   Ben out; Ann 3 cards 1 king pays 2 + 1 = 3 (pot 10); Cy 4 cards pays 4 (pot 14).
+    #   Ben wins the pot: scores Ben 14, Ann 0, Cy 0; ended by hand, Ben wins.
+    #   Ann paid 1 + 3 = 4; Ben paid 1 + 1 = 2, won 14; Cy paid 1 + 3 + 4 = 8.
+    g5 = Game("chips", ("Ann", "Ben", "Cy"), "Ann", JAX, (
+        Round("Ben", {"Ann": Hand(3, 1), "Cy": Hand(4)},
+              (Event("Cy", "king_held"), Event("Ben", "missed_draw"))),), ended=True)
+    # Game 6, coronation, first to 2 deals:
+    #   deal 1: corners Ann, Ann, Ben, none; dragon Ann: Ann 3, Ben 1, Ann's deal
+    #   deal 2: every corner Ben, dragon Ben: Ben 5-0, Ben's deal
+    #   deal 3: corners Ann, Ann, Ann, Ben; dragon Ann: Ann 4, Ben 1; Ann has 2 deals and wins.
+    #   Ann crowned 2 + 0 + 3 = 5 corners, slew 2 dragons; Ben crowned 1 + 4 + 1 = 6, slew 1.
+    g6 = Game("coronation", ("Ann", "Ben"), "Ann", CORONATION, (
+        Round(corners=("Ann", "Ann", "Ben", None), dragon="Ann"),
+        Round(corners=("Ben", "Ben", "Ben", "Ben"), dragon="Ben"),
+        Round(corners=("Ann", "Ann", "Ann", "Ben"), dragon="Ann")))
+    return [played(g1, FRI, 1, "Friday"), played(g2, FRI, 1, "Friday"),
+            played(g3, FRI, 1, "Friday"), played(g4, SAT, 2, "Saturday"),
+            played(g5, SAT, 2, "Saturday"), played(g6, SAT, 2, "Saturday")]
+
+
+def test_wins_and_win_rate_count_finished_games_per_variant():
+    ann = player_stats("Ann", two_nights())
+    # Penalty: won 1, shared 2 (3 is unfinished); chips: won 4, lost 5; coronation: won 6.
+    assert {v: (r.played, r.wins) for v, r in ann.by_variant.items()} == {
+        "penalty": (2, 2), "chips": (2, 1), "coronation": (1, 1)}
+    assert (ann.overall.played, ann.overall.wins, ann.overall.win_rate) == (5, 4, 0.8)
+    assert ann.unfinished == 1
+
+
+def test_a_player_who_never_won_has_no_best_night():
+    cy = player_stats("Cy", two_nights())
+    assert (cy.overall.played, cy.overall.wins) == (2, 0)  # games 1 and 5; game 3 is unfinished
+    assert cy.best_night is None
+    assert set(cy.by_variant) == {"penalty", "chips"}
+
+
+def test_average_penalty_counts_every_penalty_hand_recorded():
+    ann = player_stats("Ann", two_nights()).hands
+    # Game 1: 12 + 0, game 2: 0, game 3 (unfinished): 7 = 19 points in 4 hands.
+    assert (ann.penalty_points, ann.penalty_hands) == (19, 4)
+    assert ann.average_penalty == pytest.approx(4.75)
+    ben = player_stats("Ben", two_nights()).hands
+    assert (ben.penalty_points, ben.penalty_hands) == (13, 3)  # 0 + 13, then 0
+
+
+def test_kings_left_in_hand_add_up_over_penalty_and_chips_hands():
+    # Ann: 1 king (game 1) + 1 (game 5) in 2 + 1 + 1 + 1 + 1 = 6 hands.
+    ann = player_stats("Ann", two_nights()).hands
+    assert (ann.kings_left, ann.card_hands) == (2, 6)
+    # Ben: 1 (game 1, hand 2) + 1 (stalemate of game 2) + 1 (game 4) = 3, in 5 hands.
+    ben = player_stats("Ben", two_nights()).hands
+    assert (ben.kings_left, ben.card_hands) == (3, 5)
+
+
+def test_chips_won_are_pots_taken_and_chips_lost_are_everything_paid_in():
+    ann = player_stats("Ann", two_nights()).hands
+    assert (ann.chips_won, ann.chips_lost, ann.chips_net) == (4, 1 + 4, -1)
+    ben = player_stats("Ben", two_nights()).hands
+    assert (ben.chips_won, ben.chips_lost, ben.chips_net) == (14, 3 + 2, 9)
+    cy = player_stats("Cy", two_nights()).hands
+    assert (cy.chips_won, cy.chips_lost) == (0, 8)
+
+
+def test_coronations_and_dragons_are_counted_per_deal():
+    ann = player_stats("Ann", two_nights()).hands
+    ben = player_stats("Ben", two_nights()).hands
+    assert (ann.coronations, ann.dragons, ann.deals) == (5, 2, 3)
+    assert (ben.coronations, ben.dragons, ben.deals) == (6, 1, 3)
+
+
+def test_best_night_is_the_most_wins_and_a_tie_goes_to_the_better_win_rate():
+    ann = player_stats("Ann", two_nights())
+    # Friday: 2 wins in 2 games; Saturday: 2 wins in 3. Tied on wins, Friday's rate is better.
+    assert [(n.label, n.games, n.wins) for n in ann.nights] == [
+        ("Friday", 2, 2), ("Saturday", 3, 2)]
+    assert ann.best_night.label == "Friday"
+    # Ben: Friday 1 of 2, Saturday 1 of 3.
+    assert player_stats("Ben", two_nights()).best_night.label == "Friday"
+
+
+def test_best_night_tied_on_wins_and_rate_goes_to_the_later_night():
+    ann = player_stats("Ann", two_nights())
+    same = [ann.nights[0], ann.nights[0].__class__(9, "Later", SAT, 2, 2)]
+    assert best_night(same).label == "Later"
+
+
+def test_head_to_head_counts_who_finished_ahead_in_games_both_played():
+    rows = {h.other: h for h in player_stats("Ann", two_nights()).head_to_head}
+    # Ben: game 1 Ann 12 < 13 ahead (lower wins), game 2 0-0 level, game 4 6 > 0 ahead,
+    #   game 5 pots 0 < 14 behind, game 6 deals 2 > 1 ahead.
+    ben = rows["Ben"]
+    assert (ben.games, ben.ahead, ben.behind, ben.level) == (5, 3, 1, 1)
+    # Cy: game 1 12 < 29 ahead, game 5 0-0 level; unfinished game 3 does not count.
+    cy = rows["Cy"]
+    assert (cy.games, cy.ahead, cy.behind, cy.level) == (2, 1, 0, 1)
+    assert [h.other for h in player_stats("Ann", two_nights()).head_to_head] == ["Ben", "Cy"]
+
+
+def test_head_to_head_is_the_mirror_image_for_the_other_player():
+    ben = {h.other: h for h in player_stats("Ben", two_nights()).head_to_head}["Ann"]
+    assert (ben.games, ben.ahead, ben.behind, ben.level) == (5, 1, 3, 1)
+
+
+def test_roster_records_cover_every_player():
+    assert {name: (r.played, r.wins) for name, r in records(two_nights()).items()} == {
+        "Ann": (5, 4), "Ben": (5, 2), "Cy": (2, 0)}
+
+
+def test_form_is_the_running_win_rate_after_each_finished_game():
+    # Ann: won, won, (game 3 unfinished), won, lost, won: 100, 100, 100, 75, 80.
+    form = player_stats("Ann", two_nights()).form
+    assert [round(rate) for _, rate in form] == [100, 100, 100, 75, 80]
+    assert [day for day, _ in form] == [FRI, FRI, SAT, SAT, SAT]
+
+
+def test_a_player_out_of_a_chips_game_is_not_counted_in_later_hands():
+    # House, 3 chips each. Hand 1 (Ann deals): antes leave 2 each, pot 3; Ann out;
+    #   Ben 1 card pays 1 (stack 1); Cy 5 cards owes 5, pays his 2 and is out; Ann takes 6.
+    # Hand 2 (Ben deals, Cy out): antes Ann 1, Ben 1 (Ben 0), pot 2; Ben out;
+    #   Ann 2 cards pays 2; Ben takes 4. Stacks: Ann 8 - 3 = 5, Ben 4, Cy 0.
+    game = Game("chips", ("Ann", "Ben", "Cy"), "Ann", HOUSE, (
+        Round("Ann", {"Ben": Hand(1), "Cy": Hand(5)}),
+        Round("Ben", {"Ann": Hand(2)})))
+    games = [played(game, SAT)]
+    cy = player_stats("Cy", games).hands
+    assert (cy.card_hands, cy.chips_won, cy.chips_lost) == (1, 0, 3)
+    ann = player_stats("Ann", games).hands
+    ben = player_stats("Ben", games).hands
+    # Won minus paid is each stack's change from the 3 dealt: +2, +1, -3.
+    assert (ann.chips_net, ben.chips_net, cy.chips_net) == (2, 1, -3)
+    assert games[0].result.over is False
+
+
+def test_nobody_has_statistics_before_the_first_game():
+    nobody = player_stats("Ann", [])
+    assert (nobody.overall.played, nobody.overall.win_rate, nobody.best_night) == (0, None, None)
+    assert nobody.hands.average_penalty is None
+    assert nobody.head_to_head == () and nobody.form == ()

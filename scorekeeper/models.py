@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
@@ -11,9 +11,13 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 
-def utcnow() -> datetime:
-    """Return the current time in UTC, without tzinfo (as stored)."""
-    return datetime.now(UTC).replace(tzinfo=None)
+def table_time() -> datetime:
+    """Return the current local time of the machine serving the table, as stored.
+
+    The app runs at home, in the table's own time zone: a game played at 21:00 is dated
+    that evening, not the next day as UTC would have it in the Americas.
+    """
+    return datetime.now()
 
 
 class Player(db.Model):
@@ -22,7 +26,7 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(40), unique=True)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
 
 
 class Night(db.Model):
@@ -31,7 +35,7 @@ class Night(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str | None] = mapped_column(String(80))
     notes: Mapped[str | None] = mapped_column(Text)
-    started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    started_at: Mapped[datetime] = mapped_column(default=table_time, index=True)
     games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
 
 
@@ -42,11 +46,11 @@ class Game(db.Model):
     variant: Mapped[str] = mapped_column(String(20))
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     first_dealer_seat: Mapped[int] = mapped_column(default=0)
-    played_on: Mapped[date] = mapped_column(default=lambda: utcnow().date())
+    played_on: Mapped[date] = mapped_column(default=lambda: table_time().date())
     ended: Mapped[bool] = mapped_column(default=False)  # ended by hand
     night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
-    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    created_at: Mapped[datetime] = mapped_column(default=table_time, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time)
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(
@@ -86,8 +90,8 @@ class Round(db.Model):
     corners: Mapped[list[int | None] | None] = mapped_column(JSON)  # player ids
     dragon_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
     token: Mapped[str | None] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
+    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     hands: Mapped[list[HandEntry]] = relationship(
@@ -121,7 +125,7 @@ class Event(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     kind: Mapped[str] = mapped_column(String(20))
     token: Mapped[str | None] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
 
     game: Mapped[Game] = relationship(back_populates="events")
     player: Mapped[Player] = relationship(lazy="joined")

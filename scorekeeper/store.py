@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import nights, rules
 from .extensions import db
-from .models import Event, Game, HandEntry, Night, Player, Round, Seat, utcnow
+from .models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
 
 NAME_MAX = 40
 JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
@@ -109,10 +109,10 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
     rules.play(rules.Game(variant, tuple(cleaned), cleaned[first_dealer_seat]
                           if cleaned else "", resolved))
     game = Game(variant=variant, settings=resolved, first_dealer_seat=first_dealer_seat,
-                played_on=played_on or utcnow().date())
+                played_on=played_on or table_time().date())
     for seat, name in enumerate(cleaned):
         game.seats.append(Seat(seat=seat, player=player_for(name)))
-    game.night = night_for(utcnow(), game.played_on)
+    game.night = night_for(table_time(), game.played_on)
     db.session.add(game)
     db.session.flush()
     return game

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper import nights, rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Night, Round, utcnow
+from scorekeeper.models import Game, Night, Round, table_time
 from tests.conftest import start_game
 
 EVENING = datetime(2026, 11, 21, 19, 30)
@@ -145,7 +145,7 @@ def test_two_games_imported_for_the_same_day_share_that_days_night(app, client):
 
 def test_an_imported_game_dated_today_joins_tonights_night(app, client):
     tonight = start_game(client)
-    imported = import_log(client, log(utcnow().date().isoformat()))
+    imported = import_log(client, log(table_time().date().isoformat()))
     assert game_night(app, imported)[0] == game_night(app, tonight)[0]
 
 

@@ -73,7 +73,7 @@ def test_the_record_hand_page_asks_who_went_out_and_what_everyone_held(client):
 def test_recording_a_hand_scores_it_and_passes_the_deal(client, app):
     game_id = start_game(client, P)
     response = record(client, game_id, "Ben", {"Ann": (3, 1), "Cy": 5}, 1)
-    assert response.status_code == 302 and response.headers["Location"].endswith(f"/{game_id}#top")
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/{game_id}")
     page = text(client.get(f"/games/{game_id}"))
     assert "Ben deals, Cy plays first" in page and "Record hand 2" in page
     log = export(client, game_id)

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from .. import backup, rules
 from ..extensions import db
 from ..forms import RestoreForm
-from ..models import Game, Night, Player, utcnow
+from ..models import Game, Night, Player, table_time
 
 bp = Blueprint("backup", __name__, url_prefix="/backup")
 
@@ -30,7 +30,7 @@ def page():
 @bp.route("/download")
 def download():
     """Download the whole database as one JSON backup."""
-    filename = f"kings-corners-backup-{utcnow().date().isoformat()}.json"
+    filename = f"kings-corners-backup-{table_time().date().isoformat()}.json"
     return Response(backup.dumps(backup.document()), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

@@ -64,7 +64,7 @@ def record(game_id: int):
         if not errors:
             if repeat is not None:  # the back button, or a second tap: nothing changed
                 flash(f"Hand {repeat.number} was saved already; tap ✎ to change it.")
-            return redirect(url_for("games.scoreboard", game_id=game.id, _anchor="top"))
+            return redirect(url_for("games.scoreboard", game_id=game.id))
         return _form_page(game, form, number, errors, request.form, editing=False)
     errors = Errors()
     if request.method == "POST":

@@ -29,7 +29,7 @@ def timed(fn, repeat: int) -> tuple[float, float]:
         fn()
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
-    return statistics.median(times), times[int(len(times) * 0.95) - 1]
+    return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)]
 
 
 def main() -> None:

@@ -8,7 +8,6 @@ SQL statements per request for the history pages, through the Flask test client 
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -22,6 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scorekeeper import create_app, nights, rules, store  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import timed  # noqa: E402
 
 NIGHTS, GAMES, HANDS = 260, 3, 10
 ROSTER = ["Ann", "Ben", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"]
@@ -66,17 +68,6 @@ def fill(rng: random.Random) -> None:
                         (HandEntry, hands)):
         db.session.execute(insert(model), rows)
     db.session.commit()
-
-
-def timed(fn, repeat: int) -> tuple[float, float]:
-    """Return the median and 95th percentile of `repeat` calls, in milliseconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)]
 
 
 def main() -> None:

@@ -32,13 +32,19 @@ def timed(fn, repeat: int) -> tuple[float, float]:
     return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)]
 
 
-def main() -> None:
-    """Fill a game, then time the pages."""
+def fresh_app():
+    """Return an app on an empty SQLite file in a new temporary folder."""
     folder = tempfile.mkdtemp()
     app = create_app({"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite"})
     with app.app_context():
         db.create_all()
+    return app
+
+
+def main() -> None:
+    """Fill a game, then time the pages."""
+    app = fresh_app()
     client = app.test_client()
     data = {"variant": "penalty", "dealer": "0", "rules-penalty-target-other": "10000"}
     data.update({f"seat-{i}": name for i, name in enumerate(PLAYERS)})

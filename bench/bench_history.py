@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,12 +17,12 @@ from sqlalchemy import event, insert, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper import create_app, nights, rules, store  # noqa: E402
+from scorekeeper import nights, rules, store  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import timed  # noqa: E402
+from bench import fresh_app, timed  # noqa: E402
 
 NIGHTS, GAMES, HANDS = 260, 3, 10
 ROSTER = ["Ann", "Ben", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"]
@@ -72,11 +71,8 @@ def fill(rng: random.Random) -> None:
 
 def main() -> None:
     """Fill five years of nights, then time the history pages."""
-    folder = tempfile.mkdtemp()
-    app = create_app({"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite"})
+    app = fresh_app()
     with app.app_context():
-        db.create_all()
         started = time.perf_counter()
         fill(random.Random(5))
         print(f"filled {NIGHTS} nights, {NIGHTS * GAMES} games, {NIGHTS * GAMES * HANDS} hands "
@@ -104,7 +100,9 @@ def main() -> None:
              ("a night", f"/history/nights/{latest}"),
              ("a game's page (chart)", f"/history/games/{NIGHTS * GAMES}"),
              ("a game's scoreboard (chart)", f"/games/{NIGHTS * GAMES}"),
-             ("a game as CSV", f"/history/games/{NIGHTS * GAMES}/export.csv")]
+             ("a game as CSV", f"/history/games/{NIGHTS * GAMES}/export.csv"),
+             ("the roster (every game scored)", "/players"),
+             ("a player's page", "/players/1")]
     print(f"{'page':32} {'median ms':>10} {'p95 ms':>8} {'queries':>8}")
     for label, url in pages:
         response = client.get(url)
@@ -112,7 +110,7 @@ def main() -> None:
         statements.clear()
         client.get(url)
         queries = len(statements)
-        median, p95 = timed(lambda url=url: client.get(url), 30)
+        median, p95 = timed(lambda url=url: client.get(url), 10 if "players" in url else 30)
         print(f"{label:32} {median:10.1f} {p95:8.1f} {queries:8d}")
     data = {"variant": "penalty", "dealer": "0", "seat-0": "Ann", "seat-1": "Ben"}
     median, p95 = timed(lambda: client.post("/games/new", data=data), 30)

@@ -22,9 +22,7 @@ def players() -> list[Player]:
 
 def stored_games(player: Player | None = None) -> list[Game]:
     """Return the stored games (only `player`'s, if given) in the order they were played."""
-    query = (select(Game)
-             .options(selectinload(Game.seats), selectinload(Game.rounds),
-                      selectinload(Game.events), selectinload(Game.night))
+    query = (select(Game).options(selectinload(Game.night))
              .order_by(Game.played_on, Game.created_at, Game.id))
     if player is not None:
         query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player.id)))
@@ -33,9 +31,12 @@ def stored_games(player: Player | None = None) -> list[Game]:
 
 def played_games(player: Player | None = None) -> list[stats.Played]:
     """Return the stored games scored for the statistics, in the order they were played."""
-    return [stats.played(store.core_game(game), game.played_on, game.night_id,
+    games = stored_games(player)
+    # Plain rows in a few queries: a season's hands are too many to load as objects.
+    cores = nights.core_games(games)
+    return [stats.played(cores[game.id], game.played_on, game.night_id,
                          night_label(game.night), game.id)
-            for game in stored_games(player)]
+            for game in games]
 
 
 def rename(player: Player, raw: str) -> None:

@@ -21,20 +21,43 @@ def need(condition: bool, what: str) -> None:
         pytest.skip(f"{what} is missing")
 
 
-@pytest.fixture
-def app(tmp_path):
-    """Return an app on an empty SQLite file of its own, CSRF off."""
-    app = create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
-        "WTF_CSRF_ENABLED": False,
-    })
+def make_app(path, csrf: bool = False):
+    """Return an app on an empty SQLite file at `path`, CSRF protection on or off."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": csrf,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     with app.app_context():
         db.create_all()
+    return app
+
+
+def disposed(app):
+    """Yield the app, then close its database connections (for a fixture)."""
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    """Return an app on an empty SQLite file of its own, CSRF off."""
+    yield from disposed(make_app(tmp_path / "test.sqlite"))
+
+
+@pytest.fixture
+def guarded_app(tmp_path):
+    """Return an app with CSRF protection on, as in production."""
+    yield from disposed(make_app(tmp_path / "csrf.sqlite", csrf=True))
+
+
+@pytest.fixture
+def guarded(guarded_app):
+    """Return a client of the app with CSRF protection on."""
+    return guarded_app.test_client()
+
+
+def csrf_token(html: str) -> str:
+    """Return the CSRF token of a page's form."""
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
 
 
 @pytest.fixture

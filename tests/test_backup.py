@@ -9,9 +9,10 @@ from datetime import datetime
 
 import pytest
 
-from scorekeeper import backup, create_app, gamelog, store
+from scorekeeper import backup, gamelog, store
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Game, Night, Player
+from tests.conftest import disposed, make_app
 
 PENALTY = {"format": "kings-corners-game/1", "variant": "penalty", "rules": {"target": 50},
            "players": ["Ann", "Ben", "Zoë"], "first_dealer": "Ben", "played_on": "2026-11-20",
@@ -70,13 +71,7 @@ def fill(app) -> None:
 @pytest.fixture
 def other_app(tmp_path):
     """Return a second app on an empty database of its own."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite'}"})
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    yield from disposed(make_app(tmp_path / "other.sqlite"))
 
 
 def document(app) -> dict:
@@ -197,11 +192,9 @@ def test_the_backup_page_says_why_it_refused_and_keeps_the_database_as_it_was(ap
     assert "empty database" in response.get_data(as_text=True)
 
 
-def test_restoring_without_the_csrf_token_is_refused(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": True,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
+def test_restoring_without_the_csrf_token_is_refused(guarded_app):
+    app = guarded_app
     with app.app_context():
-        db.create_all()
         body = backup.dumps({"format": backup.FORMAT, "roster": [{"name": "Ann",
                              "created_at": "2026-11-20T19:00:00"}], "nights": []}).encode()
     response = app.test_client().post("/backup/restore",

@@ -6,10 +6,9 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Game, Round
-from tests.conftest import alerts, hand_data, start_game
+from tests.conftest import alerts, csrf_token, hand_data, start_game
 
 P = ["Ann", "Ben", "Cy"]
 
@@ -451,21 +450,9 @@ def test_the_cli_exports_and_imports_a_chips_game_with_its_events(client, runner
 # CSRF, as in production
 
 
-@pytest.fixture
-def guarded(tmp_path):
-    """Return a client of an app with CSRF protection on."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": True,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
-    with app.app_context():
-        db.create_all()
-    yield app.test_client()
-    with app.app_context():
-        db.engine.dispose()
-
-
 def test_a_tap_needs_the_csrf_token_of_the_page_and_saves_with_it(guarded):
     new = guarded.get("/games/new").get_data(as_text=True)
-    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', new).group(1)
+    csrf = csrf_token(new)
     guarded.post("/games/new", data={"csrf_token": csrf, "variant": "chips", "dealer": "0",
                                      "seat-0": "Ann", "seat-1": "Ben"})
     refused = tap(guarded, 1, 0)

@@ -6,12 +6,10 @@ import html as markup
 import json
 import re
 
-from scorekeeper import create_app
 from scorekeeper.coronation_entry import deal_values, read_deal
 from scorekeeper.entry import Errors
-from scorekeeper.extensions import db
 from scorekeeper.rules import Round
-from tests.conftest import alerts, start_game
+from tests.conftest import alerts, csrf_token, start_game
 
 PLAYERS = ("Ann", "Ben")
 
@@ -224,14 +222,10 @@ def test_editing_an_early_deal_so_the_match_ends_before_a_later_one_is_refused(c
         "The match was already over after deal 2"]
 
 
-def test_deals_are_refused_without_a_csrf_token_and_saved_with_one(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "csrf",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
-    with app.app_context():
-        db.create_all()
-    client = app.test_client()
+def test_deals_are_refused_without_a_csrf_token_and_saved_with_one(guarded):
+    client = guarded
     html = client.get("/games/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+    token = csrf_token(html)
     response = client.post("/games/new", data={
         "csrf_token": token, "variant": "coronation", "dealer": "0",
         "seat-0": "Ann", "seat-1": "Ben"})
@@ -244,8 +238,6 @@ def test_deals_are_refused_without_a_csrf_token_and_saved_with_one(tmp_path):
                            data={**deal_data(["Ann"] * 4, "Ann"), "csrf_token": token})
     assert response.status_code == 302
     assert "Ann wins!" in client.get(f"/games/{game_id}").get_data(as_text=True)
-    with app.app_context():
-        db.engine.dispose()
 
 
 # The game log and the command line

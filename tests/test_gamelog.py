@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from scorekeeper import create_app, gamelog
+from scorekeeper import gamelog
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, Round
 from scorekeeper.rules import RuleError
-from tests.conftest import alerts, hand_data, start_game
+from tests.conftest import alerts, hand_data, make_app, start_game
 
 P = ["Ann", "Ben", "Cy", "Dee"]
 # The GAMELOG.md example input. Its example output says Ann 13 for {"cards": 3, "kings": 1};
@@ -29,11 +29,7 @@ EXAMPLE = {
 
 def fresh_client(path):
     """Return a client of an app on an empty database at `path`."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
-    with app.app_context():
-        db.create_all()
-    return app.test_client()
+    return make_app(path).test_client()
 
 
 def import_doc(client, doc):

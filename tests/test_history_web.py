@@ -14,6 +14,7 @@ from scorekeeper import gamelog, store
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night
 from tests.conftest import alerts, hand_data, start_game
+from tests.conftest import csrf_token as csrf
 from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
 
 FIRST_NIGHT = date(2021, 1, 2)
@@ -48,11 +49,6 @@ def page(client, url: str, status: int = 200) -> str:
 def listed_nights(html: str) -> list[int]:
     """Return the night ids a history page lists, in order."""
     return [int(n) for n in re.findall(r'data-night="(\d+)"', html)]
-
-
-def csrf(html: str) -> str:
-    """Return the CSRF token of a page's form."""
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
 
 
 def test_history_lists_nights_newest_first_with_date_players_games_and_winners(app, client):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
-from tests.conftest import alerts, hand_data, start_game
+from tests.conftest import alerts, csrf_token, hand_data, start_game
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 
@@ -180,17 +179,15 @@ def test_an_unknown_player_is_not_found(client):
     assert client.get("/players/99").status_code == 404
 
 
-def test_renaming_without_the_csrf_token_changes_nothing(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": True,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
+def test_renaming_without_the_csrf_token_changes_nothing(guarded_app):
+    app = guarded_app
     with app.app_context():
-        db.create_all()
         db.session.add(Player(name="Ann", name_key="ann"))
         db.session.commit()
     client = app.test_client()
     assert client.post("/players/1/rename", data={"name": "Bob"}).status_code == 400
     page = client.get("/players/1").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    token = csrf_token(page)
     client.post("/players/1/rename", data={"name": "Bob", "csrf_token": token})
     with app.app_context():
         assert db.session.get(Player, 1).name == "Bob"

@@ -2,31 +2,12 @@
 
 import re
 
-import pytest
-
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Round
 from tests.conftest import alerts, form_token, hand_data, start_game
+from tests.conftest import csrf_token as csrf
 
 P = ["Ann", "Ben", "Cy"]
-
-
-@pytest.fixture
-def guarded(tmp_path):
-    """Return a client of an app with CSRF protection on, as in production."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": True,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
-    with app.app_context():
-        db.create_all()
-    yield app.test_client()
-    with app.app_context():
-        db.engine.dispose()
-
-
-def csrf(html: str) -> str:
-    """Return the CSRF token a page's form carries."""
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
 
 
 def count(client, model) -> int:

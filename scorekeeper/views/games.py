@@ -71,26 +71,26 @@ def scoreboard(game_id: int):
                            variant=variant, form=ConfirmForm())
 
 
+def _set_ended(game_id: int, ended: bool, said: str):
+    """Mark a game ended by hand (or not), then go back to its scoreboard."""
+    game = db.get_or_404(Game, game_id)
+    if ConfirmForm().validate_on_submit():
+        game.ended = ended
+        db.session.commit()
+        flash(said)
+    return redirect(url_for("games.scoreboard", game_id=game.id))
+
+
 @bp.route("/<int:game_id>/end", methods=["POST"])
 def end(game_id: int):
     """End a game by hand: the best total(s) win now."""
-    game = db.get_or_404(Game, game_id)
-    if ConfirmForm().validate_on_submit():
-        game.ended = True
-        db.session.commit()
-        flash("Game ended.")
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    return _set_ended(game_id, True, "Game ended.")
 
 
 @bp.route("/<int:game_id>/reopen", methods=["POST"])
 def reopen(game_id: int):
     """Undo ending a game by hand."""
-    game = db.get_or_404(Game, game_id)
-    if ConfirmForm().validate_on_submit():
-        game.ended = False
-        db.session.commit()
-        flash("Game reopened.")
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    return _set_ended(game_id, False, "Game reopened.")
 
 
 @bp.route("/<int:game_id>/delete", methods=["GET", "POST"])

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from waitress.server import create_server
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
-from tests.conftest import need
+from tests.conftest import make_app, need
 
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -44,10 +43,7 @@ def browser():
 @pytest.fixture
 def live_server(tmp_path):
     """Serve a fresh app with waitress on a free loopback port; return its base URL."""
-    app = create_app({"SECRET_KEY": "browser", "WTF_CSRF_ENABLED": True,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite'}"})
-    with app.app_context():
-        db.create_all()
+    app = make_app(tmp_path / "live.sqlite", csrf=True)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Event, Game, GameResult, Round, RoundResult, RuleError, Setting
+from .base import Event, Game, Round, RoundResult, RuleError, Setting
 from .base import resolve_settings as resolve_each
 from .chips_pot import ante_and_events, check_events, deal, pot_of, settle
 from .hands import check_hands, hand_winners
-from .seats import check_seating, left_of
+from .seats import left_of
+from .table import Table, Variant
 
 SETTINGS = (
     Setting("start_chips", "Chips each at the start", int, minimum=1, maximum=10_000,
@@ -42,11 +43,11 @@ JAX = {"start_chips": None, "total_chips": 80, "ante": 1, "pass_chips": 1,
 PRESETS = {"house": HOUSE, "jax": JAX}
 
 
-class Table:
+class ChipsTable(Table):
     """The chips on the table while a game's rounds are replayed in order."""
 
     def __init__(self, players: Sequence[str], first_dealer: str, settings: Mapping[str, Any]):
-        self.players = tuple(players)
+        super().__init__(players, first_dealer)
         self.settings = settings
         self.reset = settings["reset_each_hand"]
         self.dealt = deal(self.players, settings)
@@ -55,17 +56,10 @@ class Table:
         self.box = 0 if total is None else total - self.chips_in_play
         self.stacks = dict(self.dealt)
         self.scores = {name: 0 for name in self.players}
-        self.out: set[str] = set()
-        self.dealer = first_dealer
-        self.over = False
 
     def in_hand(self) -> tuple[str, ...]:
         """Return the players who take part in the next hand, in seat order."""
         return tuple(name for name in self.players if name not in self.out)
-
-    def first_player(self) -> str:
-        """Return who plays first in the next hand: the player in the game left of the dealer."""
-        return left_of(self.players, self.dealer, self.out)
 
     def open_hand(self, events: Sequence[Event]) -> tuple[dict[str, int], list[dict]]:
         """Return the stacks and flows of the next hand after its antes and `events`."""
@@ -73,7 +67,7 @@ class Table:
         stacks = dict(self.dealt if self.reset else self.stacks)
         return stacks, ante_and_events(stacks, self.in_hand(), events, self.settings)
 
-    def play_hand(self, number: int, rnd: Round) -> RoundResult:
+    def play_round(self, number: int, rnd: Round) -> RoundResult:
         """Play one entered hand through the pot and move the deal on."""
         in_hand = self.in_hand()
         hands = check_hands(in_hand, rnd)
@@ -111,17 +105,19 @@ class Table:
         """Return what decides the game: pots won (re-split) or stacks (carried over)."""
         return dict(self.scores if self.reset else self.stacks)
 
+    def extra(self) -> dict[str, Any]:
+        """Return the chips in play and in the box, what each was dealt, and the stacks now."""
+        return {"chips_in_play": self.chips_in_play, "box": self.box, "dealt": dict(self.dealt),
+                "stacks": dict(self.dealt if self.reset else self.stacks)}
 
-class Chips:
+
+class Chips(Variant):
     """Chip pot (seeds 000, 003, 004), with the house and the boxed Jax presets."""
 
     name = "chips"
     label = "Chip pot"
     blurb = ("Everyone antes; passes and cards left pay into the pot, and the hand's "
              "winner takes it. Most chips win.")
-    min_players = 2
-    max_players = 6
-    lower_is_better = False
     settings = SETTINGS
     presets: Mapping[str, Mapping[str, Any]] = PRESETS
 
@@ -144,47 +140,15 @@ class Chips:
             raise RuleError("give chips each or a total to split", "rules.start_chips")
         return resolved
 
-    def replay(self, game: Game) -> tuple[Table, tuple[RoundResult, ...]]:
-        """Return the table after every entered round, and what each round did."""
-        settings = self.resolve_settings(game.settings)
-        check_seating(game.players, game.first_dealer, self.min_players, self.max_players)
-        table = Table(game.players, game.first_dealer, settings)
-        results: list[RoundResult] = []
-        for number, rnd in enumerate(game.rounds, start=1):
-            if table.over:
-                raise RuleError(f"the game was already over after round {number - 1}",
-                                "went_out", number)
-            try:
-                results.append(table.play_hand(number, rnd))
-            except RuleError as error:
-                raise error.at_round(number) from None
-        table.over = table.over or game.ended
-        return table, tuple(results)
-
-    def play(self, game: Game) -> GameResult:
-        """Play every round through the pot and tell where the game stands."""
-        table, results = self.replay(game)
-        players = table.players
-        totals = table.totals()
-        ranking = tuple(sorted(players, key=lambda name: (-totals[name], players.index(name))))
-        winners: tuple[str, ...] = ()
-        if table.over:
-            best = max(totals.values())
-            winners = tuple(name for name in players if totals[name] == best)
-        return GameResult(
-            rounds=results, totals=totals, over=table.over, winners=winners, ranking=ranking,
-            next_dealer=None if table.over else table.dealer,
-            next_first_player=None if table.over else table.first_player(),
-            out=frozenset(table.out),
-            extra={"chips_in_play": table.chips_in_play, "box": table.box,
-                   "stacks": dict(table.dealt if table.reset else table.stacks)},
-        )
+    def table(self, game: Game) -> ChipsTable:
+        """Return the table with the chips dealt out."""
+        return ChipsTable(game.players, game.first_dealer, self.resolve_settings(game.settings))
 
     def live(self, game: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
         """Show the hand in progress: its dealer, its players, stacks and pot after `events`."""
         table, _ = self.replay(game)
         number = len(game.rounds) + 1
-        if table.over:
+        if table.over or game.ended:
             raise RuleError(f"the game is over after round {number - 1}", "events", number)
         try:
             stacks, flows = table.open_hand(tuple(events))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Game, GameResult, Round, RoundResult, RuleError, Setting, resolve_settings
-from .seats import check_seating, left_of
+from .base import Game, Round, RoundResult, RuleError, Setting, resolve_settings
+from .seats import left_of
+from .table import Table, Variant
 
 CORNERS = 4
 SETTINGS = (
@@ -72,16 +73,57 @@ def dragon_of(players: Sequence[str], rnd: Round) -> str | None:
     return rnd.went_out
 
 
-class Coronation:
+class CoronationTable(Table):
+    """Deals won and points scored while a match's deals are replayed."""
+
+    already_over = "the match was already over after deal {}"
+    already_over_field = "dragon"
+
+    def __init__(self, game: Game):
+        super().__init__(game.players, game.first_dealer)
+        self.deals_to_win = game.settings["deals_to_win"]
+        self.won = {name: 0 for name in self.players}
+        self.points_total = {name: 0 for name in self.players}
+        self.deciding_victory: str | None = None
+
+    def play_round(self, number: int, rnd: Round) -> RoundResult:
+        """Score one deal; playing first is an advantage, so the start alternates."""
+        dragon = dragon_of(self.players, rnd)
+        corners = check_deal(self.players, rnd.corners, dragon)
+        deal = score_deal(self.players, corners, dragon)
+        winner = deal["deal_winner"]
+        if winner is not None:
+            self.won[winner] += 1
+        for name in self.players:
+            self.points_total[name] += deal["points"][name]
+        extra = dict(deal, corners=list(corners), dragon=dragon)
+        hand_winners = (winner,) if winner is not None else ()
+        result = RoundResult(number, self.dealer, self.first_player(), hand_winners,
+                             dict(deal["points"]), dict(self.won), extra)
+        if winner is not None and self.won[winner] >= self.deals_to_win:
+            self.over = True
+            self.deciding_victory = deal["victory"]
+        self.dealer = left_of(self.players, self.dealer)
+        return result
+
+    def totals(self) -> dict[str, int]:
+        """Return the deals won so far."""
+        return dict(self.won)
+
+    def extra(self) -> dict[str, Any]:
+        """Return the class of the deciding deal and the points scored in all."""
+        return {"deciding_victory": self.deciding_victory,
+                "points_total": dict(self.points_total)}
+
+
+class Coronation(Variant):
     """Coronation (seed 004): two players, points per deal, deals won decide the match."""
 
     name = "coronation"
     label = "Coronation"
     blurb = ("Two players. A point for each corner crowned King to Ace and one for slaying "
              "the dragon; more points win the deal.")
-    min_players = 2
     max_players = 2
-    lower_is_better = False
     settings = SETTINGS
     presets: Mapping[str, Mapping[str, Any]] = {"standard": DEFAULTS}
 
@@ -89,53 +131,9 @@ class Coronation:
         """Return the full settings: defaults filled in, each value checked."""
         return resolve_settings(SETTINGS, DEFAULTS, given)
 
-    def play(self, game: Game) -> GameResult:
-        """Score every deal in order and tell where the match stands."""
-        players = game.players
-        check_seating(players, game.first_dealer, self.min_players, self.max_players)
-        deals_to_win = game.settings["deals_to_win"]
-        totals = {name: 0 for name in players}
-        points_total = {name: 0 for name in players}
-        results: list[RoundResult] = []
-        dealer = game.first_dealer
-        over = False
-        deciding_victory = None
-        for number, rnd in enumerate(game.rounds, start=1):
-            if over:
-                raise RuleError(f"the match was already over after deal {number - 1}",
-                                "dragon", number)
-            try:
-                dragon = dragon_of(players, rnd)
-                corners = check_deal(players, rnd.corners, dragon)
-            except RuleError as error:
-                raise error.at_round(number)
-            deal = score_deal(players, corners, dragon)
-            winner = deal["deal_winner"]
-            if winner is not None:
-                totals[winner] += 1
-            for name in players:
-                points_total[name] += deal["points"][name]
-            extra = dict(deal, corners=list(corners), dragon=dragon)
-            # Playing first is an advantage, so the start alternates with the deal.
-            hand_winners = (winner,) if winner is not None else ()
-            results.append(RoundResult(number, dealer, left_of(players, dealer), hand_winners,
-                                       dict(deal["points"]), dict(totals), extra))
-            if winner is not None and totals[winner] >= deals_to_win:
-                over = True
-                deciding_victory = deal["victory"]
-            dealer = left_of(players, dealer)
-        over = over or game.ended
-        ranking = tuple(sorted(players, key=lambda name: (-totals[name], players.index(name))))
-        winners: tuple[str, ...] = ()
-        if over:
-            best = max(totals.values())
-            winners = tuple(name for name in players if totals[name] == best)
-        return GameResult(
-            rounds=tuple(results), totals=totals, over=over, winners=winners, ranking=ranking,
-            next_dealer=None if over else dealer,
-            next_first_player=None if over else left_of(players, dealer),
-            extra={"deciding_victory": deciding_victory, "points_total": points_total},
-        )
+    def table(self, game: Game) -> CoronationTable:
+        """Return a table of deals won."""
+        return CoronationTable(game)
 
 
 CORONATION = Coronation()

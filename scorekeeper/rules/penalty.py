@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Game, GameResult, Hand, RoundResult, RuleError, Setting, resolve_settings
+from .base import Game, Hand, Round, RoundResult, Setting, resolve_settings
 from .hands import check_hands, hand_winners
-from .seats import check_seating, left_of
+from .seats import left_of
+from .table import Table, Variant
 
 SETTINGS = (
     Setting("target", "Play to", int, minimum=1, maximum=10_000, quick=(25, 50),
@@ -33,14 +34,45 @@ def crossed(total: int, settings: Mapping[str, Any]) -> bool:
     return total >= settings["target"]
 
 
-class Penalty:
+def to_target(settings: Mapping[str, Any], total: int) -> int:
+    """Return how many points a total may still take before the game ends."""
+    target = settings["target"]
+    return target - total if settings["end_when"] == "reaches" else target - total + 1
+
+
+class PenaltyTable(Table):
+    """Running penalty totals while a game's hands are replayed."""
+
+    def __init__(self, game: Game):
+        super().__init__(game.players, game.first_dealer)
+        self.settings = game.settings
+        self.running = {name: 0 for name in self.players}
+
+    def play_round(self, number: int, rnd: Round) -> RoundResult:
+        """Score one hand: the winners 0, everyone else what they held."""
+        hands = check_hands(self.players, rnd)
+        winners = hand_winners(self.players, rnd, hands)
+        scores = {name: 0 if name in winners else hand_points(hands[name], self.settings)
+                  for name in self.players}
+        for name in self.players:
+            self.running[name] += scores[name]
+        result = RoundResult(number, self.dealer, self.first_player(), winners, scores,
+                             dict(self.running))
+        self.over = any(crossed(total, self.settings) for total in self.running.values())
+        self.dealer = left_of(self.players, self.dealer)
+        return result
+
+    def totals(self) -> dict[str, int]:
+        """Return the penalty points so far."""
+        return dict(self.running)
+
+
+class Penalty(Variant):
     """Penalty points (seeds 000, 001, 004)."""
 
     name = "penalty"
     label = "Penalty points"
     blurb = "Cards left cost points; kings cost more. Lowest total wins."
-    min_players = 2
-    max_players = 6
     lower_is_better = True
     settings = SETTINGS
     presets: Mapping[str, Mapping[str, Any]] = {"standard": DEFAULTS}
@@ -49,48 +81,9 @@ class Penalty:
         """Return the full settings: defaults filled in, each value checked."""
         return resolve_settings(SETTINGS, DEFAULTS, given)
 
-    def play(self, game: Game) -> GameResult:
-        """Score every round in order and tell where the game stands."""
-        settings = game.settings
-        players = game.players
-        check_seating(players, game.first_dealer, self.min_players, self.max_players)
-        totals = {name: 0 for name in players}
-        results: list[RoundResult] = []
-        dealer = game.first_dealer
-        over = False
-        for number, rnd in enumerate(game.rounds, start=1):
-            if over:
-                raise RuleError(f"the game was already over after round {number - 1}",
-                                "went_out", number)
-            try:
-                hands = check_hands(players, rnd)
-            except RuleError as error:
-                raise error.at_round(number)
-            winners = hand_winners(players, rnd, hands)
-            scores = {name: 0 if name in winners else hand_points(hands[name], settings)
-                      for name in players}
-            for name in players:
-                totals[name] += scores[name]
-            results.append(RoundResult(number, dealer, left_of(players, dealer), winners,
-                                       scores, dict(totals)))
-            over = any(crossed(total, settings) for total in totals.values())
-            dealer = left_of(players, dealer)
-        over = over or game.ended
-        ranking = tuple(sorted(players, key=lambda name: (totals[name], players.index(name))))
-        winners = ()
-        if over:
-            best = min(totals.values())
-            winners = tuple(name for name in players if totals[name] == best)
-        return GameResult(
-            rounds=tuple(results), totals=totals, over=over, winners=winners, ranking=ranking,
-            next_dealer=None if over else dealer,
-            next_first_player=None if over else left_of(players, dealer),
-        )
-
-    def to_target(self, game: Game, total: int) -> int:
-        """Return how many points a total may still take before the game ends."""
-        target = game.settings["target"]
-        return target - total if game.settings["end_when"] == "reaches" else target - total + 1
+    def table(self, game: Game) -> PenaltyTable:
+        """Return a table of running penalty totals."""
+        return PenaltyTable(game)
 
 
 PENALTY = Penalty()

@@ -170,6 +170,7 @@ def test_a_house_game_has_no_target_by_default():
 def test_jax_splits_80_chips_26_each_for_three_with_2_left_in_the_box():
     result = play(preset="jax")
     assert result.extra == {"chips_in_play": 78, "box": 2,
+                            "dealt": {"Ann": 26, "Ben": 26, "Cy": 26},
                             "stacks": {"Ann": 26, "Ben": 26, "Cy": 26}}
 
 
@@ -246,6 +247,7 @@ def test_a_house_game_may_split_a_total_and_a_jax_game_may_give_chips_each():
     assert play(total_chips=60).totals == {"Ann": 20, "Ben": 20, "Cy": 20}
     jax = play(hand("Ann", Ben=1, Cy=1), preset="jax", start_chips=30)
     assert jax.extra == {"chips_in_play": 90, "box": 0,
+                         "dealt": {"Ann": 30, "Ben": 30, "Cy": 30},
                          "stacks": {"Ann": 30, "Ben": 30, "Cy": 30}}
 
 

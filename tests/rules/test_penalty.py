@@ -3,7 +3,7 @@
 import pytest
 
 from scorekeeper.rules import Game, Hand, Round, RuleError, get_variant, play
-from scorekeeper.rules.penalty import PENALTY
+from scorekeeper.rules.penalty import PENALTY, to_target
 from scorekeeper.rules.seats import check_seating, first_dealer_in, left_of
 
 THREE = ("Ann", "Ben", "Cy")
@@ -228,4 +228,4 @@ def test_a_setting_out_of_range_is_refused_naming_it(rules, field):
 
 def test_to_target_counts_what_a_total_may_still_take():
     reaches, exceeds = game(), game(end_when="exceeds")
-    assert PENALTY.to_target(reaches, 20) == 5 and PENALTY.to_target(exceeds, 20) == 6
+    assert to_target(reaches.settings, 20) == 5 and to_target(exceeds.settings, 20) == 6

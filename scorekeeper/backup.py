@@ -1,6 +1,6 @@
 """The whole database as one JSON document, and a restore that rebuilds it into an empty one.
 
-A backup holds the roster, every night with its games (each a game log, shared/GAMELOG.md,
+A backup holds the roster, every night with its games (each a game log, docs/gamelog.md,
 plus when it was created and when each hand was recorded), games outside any night, and
 the events of a chips hand still in progress. Ids are left out: restore makes new ones.
 """
@@ -8,18 +8,16 @@ the events of a chips hand still in progress. Ids are left out: restore makes ne
 from __future__ import annotations
 
 import json
-import sys
 from datetime import datetime
 from typing import Any
 
-import click
-from flask import Flask
-from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
-from . import gamelog, rules, store
+from . import gamelog, rules
 from .extensions import db
-from .models import Event, Game, HandEntry, Night, Player, Round, Seat
+from .models import Game, Night, Player
+from .storage import Loaded, add_game, read_games
+from .storage.players import clean_name, name_key
 
 FORMAT = "kings-corners-backup/1"
 TOP_KEYS = {"format", "roster", "nights", "games_without_night"}
@@ -36,28 +34,32 @@ def _when(value: datetime) -> str:
     return value.isoformat()
 
 
-def _game(game: Game) -> dict[str, Any]:
+def _game(game: Loaded) -> dict[str, Any]:
     """Return one game as the backup writes it: its game log plus what rebuilds it exactly."""
-    doc = gamelog.render(store.core_game(game), game.played_on)
+    doc = gamelog.render(game.core, game.played_on, game.result)
     doc["created_at"] = _when(game.created_at)
-    doc["recorded_at"] = [_when(row.created_at) for row in game.rounds]
-    waiting = store.events_by_hand(game).get(len(game.rounds) + 1, ())
-    if waiting:
-        doc["events_in_progress"] = [{"player": e.player.name, "kind": e.kind} for e in waiting]
+    doc["recorded_at"] = [_when(at) for at in game.recorded_at]
+    if game.waiting:
+        doc["events_in_progress"] = [{"player": tap.player, "kind": tap.kind}
+                                     for tap in game.waiting]
     return doc
 
 
 def document() -> dict[str, Any]:
     """Return the whole database as a backup document."""
-    roster = db.session.scalars(select(Player).order_by(Player.id))
-    nights = db.session.scalars(select(Night).order_by(Night.started_at, Night.id))
-    loose = db.session.scalars(select(Game).where(Game.night_id.is_(None)).order_by(Game.id))
+    roster = db.session.scalars(select(Player).order_by(Player.id)).all()
+    nights = db.session.scalars(select(Night).order_by(Night.started_at, Night.id)).all()
+    placed = db.session.execute(select(Game.night_id, Game.id).order_by(Game.id)).all()
+    games = read_games(game_id for _, game_id in placed)
+    by_night: dict[int | None, list[dict[str, Any]]] = {}
+    for night_id, game_id in placed:
+        by_night.setdefault(night_id, []).append(_game(games[game_id]))
     return {
         "format": FORMAT,
         "roster": [{"name": p.name, "created_at": _when(p.created_at)} for p in roster],
         "nights": [{"name": n.name, "notes": n.notes, "started_at": _when(n.started_at),
-                    "games": [_game(g) for g in n.games]} for n in nights],
-        "games_without_night": [_game(g) for g in loose],
+                    "games": by_night.get(n.id, [])} for n in nights],
+        "games_without_night": by_night.get(None, []),
     }
 
 
@@ -102,8 +104,8 @@ def _add_roster(entries: list) -> dict[str, Player]:
         where = f"roster[{i}]"
         if not isinstance(entry, dict):
             raise Refused("must be an object with a name", where)
-        name = store.clean_name(entry.get("name"), f"{where}.name")
-        key = store.name_key(name)
+        name = clean_name(entry.get("name"), f"{where}.name")
+        key = name_key(name)
         if key in players:
             raise Refused(f"{name} is on the roster twice", f"{where}.name")
         players[key] = Player(name=name, name_key=key,
@@ -123,57 +125,37 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
     core = parsed.game
     seats = []
     for name in core.players:
-        if store.name_key(name) not in players:
+        if name_key(name) not in players:
             raise Refused(f"{name} plays in this game but is not on the roster", f"{where}.players")
-        seats.append(players[store.name_key(name)])
-    ids = {name: p.id for name, p in zip(core.players, seats)}
+        seats.append(players[name_key(name)])
     recorded = _list(raw, "recorded_at", f"{where}.")
     if len(recorded) != len(core.rounds):
         raise Refused(f"gives {len(recorded)} times for {len(core.rounds)} rounds",
                       f"{where}.recorded_at")
     created = _time(raw.get("created_at"), f"{where}.created_at")
-    game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
-                first_dealer_seat=core.players.index(core.first_dealer), night=night,
-                played_on=parsed.played_on or created.date(), created_at=created)
-    game.seats = [Seat(seat=i, player_id=p.id) for i, p in enumerate(seats)]
-    for number, (rnd, when) in enumerate(zip(core.rounds, recorded), start=1):
-        at = _time(when, f"{where}.recorded_at[{number - 1}]")
-        game.rounds.append(Round(
-            number=number, created_at=at, updated_at=at,
-            went_out_id=ids.get(rnd.went_out), dragon_id=ids.get(rnd.dragon),
-            corners=[ids.get(who) for who in rnd.corners] or None,
-            hands=[HandEntry(player_id=ids[name], cards=hand.cards, kings=hand.kings)
-                   for name, hand in rnd.hands.items() if name != rnd.went_out or hand.cards]))
-        game.events.extend(Event(hand_number=number, seq=seq, player_id=ids[e.player],
-                                 kind=e.kind) for seq, e in enumerate(rnd.events))
-    _add_waiting(raw, where, core, game, ids)
-    # The last change a backup knows of; "recent games" lists go by it.
-    game.updated_at = max([created] + [row.created_at for row in game.rounds])
-    db.session.add(game)
+    add_game(core, seats, played_on=parsed.played_on or created.date(), night=night,
+             created_at=created,
+             recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
+                          for i, when in enumerate(recorded)],
+             waiting=_waiting(raw, where, core))
 
 
-def _add_waiting(raw: dict, where: str, core: rules.Game, game: Game, ids: dict[str, int]) -> None:
-    """Add the events of a chips hand in progress, checked as the hand would take them."""
+def _waiting(raw: dict, where: str, core: rules.Game) -> list[rules.Event]:
+    """Return the events of a hand in progress, checked as the hand would take them."""
     waiting = _list(raw, "events_in_progress", f"{where}.")
     if not waiting:
-        return
+        return []
     events = []
     for i, event in enumerate(waiting):
-        if not isinstance(event, dict) or event.get("player") not in ids:
+        if not isinstance(event, dict) or event.get("player") not in core.players:
             raise Refused("must be an event of a player in this game",
                           f"{where}.events_in_progress[{i}]")
         events.append(rules.Event(event["player"], event.get("kind")))
-    variant = rules.get_variant(core.variant)
-    if not hasattr(variant, "live"):
-        raise Refused("only a chips hand in progress has events",
-                      f"{where}.events_in_progress")
     try:
-        variant.live(core, events)
+        rules.get_variant(core.variant).live(core, events)
     except rules.RuleError as error:
         raise Refused(str(error), f"{where}.events_in_progress") from None
-    number = len(core.rounds) + 1
-    game.events.extend(Event(hand_number=number, seq=seq, player_id=ids[e.player], kind=e.kind)
-                       for seq, e in enumerate(events))
+    return events
 
 
 def restore(doc: Any) -> dict[str, int]:
@@ -229,32 +211,3 @@ def restore_text(text: str) -> dict[str, int]:
         raise Refused(f"this is not JSON: {error.msg} at line {error.lineno}, "
                       f"column {error.colno}") from None
     return restore(doc)
-
-
-@click.command("backup")
-@click.argument("file", type=click.File("w", encoding="utf-8"))
-@with_appcontext
-def backup_command(file) -> None:
-    """Write the whole database as one JSON backup to FILE (- for standard output)."""
-    file.write(dumps(document()))
-
-
-@click.command("restore")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@with_appcontext
-def restore_command(file) -> None:
-    """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
-    try:
-        counts = restore_text(file.read())
-        db.session.commit()
-    except rules.RuleError as error:
-        db.session.rollback()
-        click.echo(f"refused, nothing restored: {error}", err=True)
-        sys.exit(1)
-    click.echo(f"restored {summary(counts)}")
-
-
-def register(app: Flask) -> None:
-    """Add `flask backup FILE` and `flask restore FILE`."""
-    app.cli.add_command(backup_command)
-    app.cli.add_command(restore_command)

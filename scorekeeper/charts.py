@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-from . import rules
+from . import rules, variants
 
 # Bright enough on the dark panels, apart in hue and lightness; dashes tell apart
 # the pairs some colour-blind eyes confuse (coral and green, blue and violet).
@@ -175,46 +175,24 @@ def _line(values: Sequence[float | None], index: int, name: str, px, py, count: 
 
 def game_series(core: rules.Game, result: rules.GameResult) -> dict[str, list[int]]:
     """Return each player's running total before the first hand and after every hand."""
-    if core.variant == "chips" and not core.settings.get("reset_each_hand"):
-        first = result.rounds[0] if result.rounds else None
-        start = {name: first.totals[name] - first.scores[name] if first else 0
-                 for name in core.players}  # the stacks as dealt
-    else:
-        start = {name: 0 for name in core.players}
+    start = variants.get(core.variant).chart_start(core, result)
     return {name: [start[name]] + [r.totals[name] for r in result.rounds]
             for name in core.players}
 
 
-def game_target(core: rules.Game) -> int | None:
-    """Return the total that ends the game, if there is one."""
-    if core.variant == "coronation":
-        return core.settings.get("deals_to_win")
-    return core.settings.get("target")
-
-
-WHAT = {"penalty": "Penalty points", "chips": "Chips", "jax": "Score (pots won)",
-        "coronation": "Deals won"}
-
-
-def _what(core: rules.Game) -> tuple[str, str]:
-    """Return what a game's totals count, and what one round is called."""
-    jax = core.variant == "chips" and core.settings.get("reset_each_hand")
-    what = WHAT.get("jax" if jax else core.variant, "Total")
-    return what, "deal" if core.variant == "coronation" else "hand"
-
-
 def game_chart_title(core: rules.Game) -> str:
-    """Return the heading of a game's chart, e.g. "Penalty points by hand"."""
-    what, hand = _what(core)
-    return f"{what}, {hand} by {hand}"
+    """Return the heading of a game's chart, e.g. "Penalty points, hand by hand"."""
+    home = variants.get(core.variant)
+    return f"{home.totals_label(core.settings)}, {home.word()} by {home.word()}"
 
 
 def game_chart(core: rules.Game, result: rules.GameResult, chart_id: str | None = None) -> Markup:
     """Return the line chart of every player's running total by hand, with the target line."""
     if not result.rounds:
         return Markup("")
-    what, hand = _what(core)
-    target = game_target(core)
+    home = variants.get(core.variant)
+    what, hand = home.totals_label(core.settings), home.word()
+    target = home.target(core.settings)
     series = game_series(core, result)
     n = len(result.rounds)
     shown = ", ".join(f"{name} {values[-1]}" for name, values in series.items())

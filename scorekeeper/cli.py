@@ -1,29 +1,26 @@
-"""Command-line tools: `flask --app app games import FILE`, `... games export ID`."""
+"""Every command of the app: `flask --app app games import|export`, `backup`, `restore`."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 from flask import Flask
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
-from . import rules
+from . import backup, exchange, rules
 from .extensions import db
-from .models import Game
+from .storage import read_game
 
-games_cli = AppGroup("games", help="Import and export game logs (shared/GAMELOG.md).")
+games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
 
 
 @games_cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 def import_command(file) -> None:
     """Import a game log from FILE (- for standard input); print the new game's id."""
-    from .views.logs import import_text
-
     try:
-        game = import_text(file.read())
+        game = exchange.import_text(file.read())
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
@@ -36,18 +33,38 @@ def import_command(file) -> None:
 @click.argument("game_id", type=int)
 def export_command(game_id: int) -> None:
     """Print game GAME_ID's log as JSON."""
-    from .views.logs import export_document
-
-    game = db.session.get(Game, game_id)
+    game = read_game(game_id)
     if game is None:
         click.echo(f"no game {game_id}", err=True)
         sys.exit(1)
-    click.echo(json.dumps(export_document(game), indent=2, ensure_ascii=False))
+    click.echo(exchange.export_text(game), nl=False)
+
+
+@click.command("backup")
+@click.argument("file", type=click.File("w", encoding="utf-8"))
+@with_appcontext
+def backup_command(file) -> None:
+    """Write the whole database as one JSON backup to FILE (- for standard output)."""
+    file.write(backup.dumps(backup.document()))
+
+
+@click.command("restore")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@with_appcontext
+def restore_command(file) -> None:
+    """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
+    try:
+        counts = backup.restore_text(file.read())
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        click.echo(f"refused, nothing restored: {error}", err=True)
+        sys.exit(1)
+    click.echo(f"restored {backup.summary(counts)}")
 
 
 def register(app: Flask) -> None:
     """Add the project's commands to `flask`."""
-    from . import backup
-
     app.cli.add_command(games_cli)
-    backup.register(app)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)

@@ -1,9 +1,23 @@
-"""Flask-WTF forms: CSRF on every POST; the per-player parts of a hand are parsed in entry.py."""
+"""Flask-WTF forms: CSRF on every POST; ids and numbers parsed by WTForms fields.
+
+The per-player inputs of a round form depend on the seats and the variant, so each
+variant's home reads those (variants/*); the fixed part of every form is here.
+"""
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import HiddenField, StringField, TextAreaField
-from wtforms.validators import Length, Optional
+from wtforms import HiddenField, IntegerField, RadioField, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.widgets import HiddenInput
+
+TOKEN = [Optional(), Length(max=64)]
+BIGGEST_ID = 2**31 - 1  # an id past what every database's integer column holds is no id
+
+
+def hidden_number(minimum: int = 0, required: bool = False) -> IntegerField:
+    """Return a whole number carried in a hidden input (a hand number, an id)."""
+    return IntegerField(widget=HiddenInput(), validators=[
+        InputRequired() if required else Optional(), NumberRange(minimum, BIGGEST_ID)])
 
 
 class ConfirmForm(FlaskForm):
@@ -11,10 +25,26 @@ class ConfirmForm(FlaskForm):
 
 
 class HandForm(FlaskForm):
-    """The fixed part of the record-hand form: which hand it is, and a once-only token."""
+    """The fixed part of the round form: which round it is, and a once-only token."""
 
-    number = HiddenField()
-    token = HiddenField()
+    number = hidden_number()
+    token = HiddenField(validators=TOKEN)
+
+
+class TapForm(FlaskForm):
+    """One tap of the live pot: the hand it was meant for, whose seat, what happened."""
+
+    number = hidden_number()
+    player = hidden_number()
+    kind = HiddenField(validators=[Optional(), Length(max=20)])
+    token = HiddenField(validators=TOKEN)
+
+
+class UndoForm(FlaskForm):
+    """Take back the last tap: the hand it was in and the event the button showed."""
+
+    number = hidden_number()
+    event = hidden_number()
 
 
 class ImportForm(FlaskForm):
@@ -25,21 +55,20 @@ class ImportForm(FlaskForm):
 
 
 class NewGameForm(FlaskForm):
-    """The fixed part of the new-game form; seats and settings are parsed in entry.py."""
-
-    played_on = StringField(validators=[Optional()])
+    """The fixed part of the new-game form; seats and settings are read in views/games.py."""
 
 
 class RenameForm(FlaskForm):
-    """A player's new name; the roster checks it is free (store.clean_name, Player.name_key)."""
+    """A player's new name; the roster checks it is free (storage.players.rename)."""
 
     name = StringField("New name", validators=[Optional()])
 
 
 class MergeForm(FlaskForm):
-    """The duplicate roster entry to fold into this player, by id (tapped from a list)."""
+    """The duplicate roster entry to fold into this player; the view sets the choices."""
 
-    other = StringField(validators=[Optional()])
+    other = RadioField(coerce=int, validate_choice=True,
+                       validators=[InputRequired("Tap the entry to fold into this one.")])
 
 
 class RestoreForm(FlaskForm):
@@ -49,13 +78,14 @@ class RestoreForm(FlaskForm):
 
 
 class NightForm(FlaskForm):
-    """A night's name and notes; nights.rename trims and checks them."""
+    """A night's name and notes; storage.nights.rename trims and checks them."""
 
     name = StringField("Name", validators=[Optional()])
     notes = TextAreaField("Notes", validators=[Optional()])
 
 
 class MoveGameForm(FlaskForm):
-    """The night to move a game to, by id, or "new" for a night of its own (tapped from a list)."""
+    """The night to move a game to, or "new" for a night of its own; the view sets the choices."""
 
-    night = StringField(validators=[Optional()])
+    night = RadioField(validate_choice=True,
+                       validators=[InputRequired("Choose the night to move this game to.")])

@@ -1,4 +1,4 @@
-"""The JSON game log (shared/GAMELOG.md): parse and check a document, render one."""
+"""The JSON game log (docs of the `kings-corners-game/1` format): parse and check, render."""
 
 from __future__ import annotations
 
@@ -6,15 +6,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from . import rules
+from . import rules, variants
 from .rules import RuleError
 
 FORMAT = "kings-corners-game/1"
 TOP_KEYS = {"format", "variant", "rules", "players", "first_dealer", "played_on", "ended",
             "rounds", "result"}
 ROUND_KEYS = {"went_out", "hands", "events", "corners", "dragon"}
-# What each variant adds to a round of the export's result, under GAMELOG.md's names.
-RESULT_EXTRA = {"chips": ("pot", "stacks"), "coronation": ("deal_winner", "victory")}
 
 
 @dataclass(frozen=True)
@@ -81,23 +79,6 @@ def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
         dragon=_optional_name(raw.get("dragon"), players, "dragon"))
 
 
-def _refuse_keys_of_other_variants(variant: str, raw: Any) -> None:
-    """Refuse what a round of this variant cannot hold (it could never be exported)."""
-    if not isinstance(raw, dict):
-        return
-    if variant == "coronation":
-        for key in ("hands", "events"):
-            if raw.get(key):
-                raise RuleError("a coronation deal records corners and the dragon, "
-                                "not cards left in hand or chip events", key)
-        return
-    for key in ("corners", "dragon") + (("events",) if variant == "penalty" else ()):
-        if raw.get(key):
-            raise RuleError(f"a {variant} round has no {key}; only coronation deals "
-                            "record corners and the dragon, only chips games record events",
-                            key)
-
-
 def parse(doc: Any) -> Parsed:
     """Check a game-log document against GAMELOG.md and RULES.md; return the game in it."""
     if not isinstance(doc, dict):
@@ -107,7 +88,8 @@ def parse(doc: Any) -> Parsed:
     unknown = set(doc) - TOP_KEYS
     if unknown:
         raise RuleError(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
-    variant = rules.get_variant(doc.get("variant"))
+    home = variants.get(doc.get("variant"))
+    variant = home.rules
     given = doc.get("rules", {})
     if not isinstance(given, dict):
         raise RuleError("must be an object", "rules")
@@ -136,7 +118,8 @@ def parse(doc: Any) -> Parsed:
     rounds = []
     for number, raw in enumerate(raw_rounds, start=1):
         try:
-            _refuse_keys_of_other_variants(variant.name, raw)
+            if isinstance(raw, dict):
+                home.check_round_keys(raw)
             rounds.append(_parse_round(raw, seated))
         except RuleError as error:
             raise error.at_round(number)
@@ -145,34 +128,21 @@ def parse(doc: Any) -> Parsed:
     return Parsed(game, played_on)
 
 
-def _render_round(game: rules.Game, rnd: rules.Round) -> dict[str, Any]:
-    """Return one round as the document writes it."""
-    if game.variant == "coronation":
-        # A log may name the dragon slayer as `went_out`; export says `dragon`.
-        dragon = rnd.dragon if rnd.dragon is not None else rnd.went_out
-        return {"corners": list(rnd.corners), "dragon": dragon}
-    out: dict[str, Any] = {"went_out": rnd.went_out, "hands": {
-        name: {"cards": rnd.hands[name].cards, "kings": rnd.hands[name].kings}
-        for name in game.players if name in rnd.hands and name != rnd.went_out}}
-    if game.variant == "chips":
-        out["events"] = [{"player": e.player, "kind": e.kind} for e in rnd.events]
-    return out
-
-
 def _seated(game: rules.Game, values: dict[str, Any]) -> dict[str, Any]:
     """Return a per-player object with every player as a key, in seating order."""
     return {name: values.get(name, 0) for name in game.players}
 
 
-def render(game: rules.Game, played_on: date | None) -> dict[str, Any]:
+def render(game: rules.Game, played_on: date | None,
+           result: rules.GameResult | None = None) -> dict[str, Any]:
     """Return the game's log: the normalised input plus the computed `result`."""
-    result = rules.play(game)
-    extra_keys = RESULT_EXTRA.get(game.variant, ())
+    home = variants.get(game.variant)
+    result = rules.play(game) if result is None else result
     rounds = []
     for rr in result.rounds:
         row = {"dealer": rr.dealer, "hand_winners": list(rr.hand_winners),
                "scores": _seated(game, rr.scores), "totals": _seated(game, rr.totals)}
-        for key in extra_keys:
+        for key in home.result_keys:
             value = rr.extra.get(key)
             row[key] = _seated(game, value) if isinstance(value, dict) else value
         rounds.append(row)
@@ -184,7 +154,7 @@ def render(game: rules.Game, played_on: date | None) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "played_on": played_on.isoformat() if played_on else None,
         "ended": game.ended,
-        "rounds": [_render_round(game, rnd) for rnd in game.rounds],
+        "rounds": [home.render_round(game, rnd) for rnd in game.rounds],
         "result": {"over": result.over, "winners": list(result.winners),
                    "totals": _seated(game, result.totals), "rounds": rounds},
     }

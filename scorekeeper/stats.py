@@ -1,4 +1,4 @@
-"""Player statistics, worked out from games as the rules score them. Standard library only.
+"""Player statistics, worked out from games as the rules score them.
 
 Game-level numbers (played, wins, best night, head-to-head) count finished games only:
 a game still being played has no result yet. Hand-level numbers (penalty per hand, kings
@@ -7,14 +7,12 @@ left, chips, corners, dragons) count every hand recorded, finished game or not.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from . import rules
-
-# The variants whose hands record the cards (and kings) left in every hand.
-CARD_VARIANTS = ("penalty", "chips")
+from . import rules, variants
 
 
 @dataclass(frozen=True)
@@ -52,29 +50,13 @@ class Record:
         return Record(self.played + 1, self.wins + int(won))
 
 
-@dataclass(frozen=True)
-class HandStats:
-    """What a player's hands added up to, across every hand recorded."""
+class Facts(Counter):
+    """What a player's hands added up to, across every hand recorded, by fact name."""
 
-    penalty_hands: int = 0
-    penalty_points: int = 0
-    card_hands: int = 0  # penalty and chips hands the player took part in
-    kings_left: int = 0
-    chips_won: int = 0  # pots taken
-    chips_lost: int = 0  # antes, events and cards paid into pots
-    deals: int = 0  # coronation deals played
-    coronations: int = 0
-    dragons: int = 0
-
-    @property
-    def average_penalty(self) -> float | None:
-        """Return the penalty points per penalty hand, or None before any."""
-        return self.penalty_points / self.penalty_hands if self.penalty_hands else None
-
-    @property
-    def chips_net(self) -> int:
-        """Return chips won minus chips paid."""
-        return self.chips_won - self.chips_lost
+    def lines(self) -> list[tuple[str, str, str, str]]:
+        """Return the statistics lines with something to say: (label, figure, note, tone)."""
+        return [(line.label, *line.show(self)) for line in variants.fact_lines()
+                if self[line.needs]]
 
 
 @dataclass(frozen=True)
@@ -107,7 +89,7 @@ class PlayerStats:
     overall: Record
     by_variant: dict[str, Record]
     unfinished: int
-    hands: HandStats
+    hands: Facts
     nights: tuple[NightRecord, ...]
     best_night: NightRecord | None
     head_to_head: tuple[HeadToHead, ...]
@@ -140,35 +122,23 @@ def records(games: Iterable[Played]) -> dict[str, Record]:
 
 def variant_records(name: str, games: Iterable[Played]) -> dict[str, Record]:
     """Return a player's finished games and wins per variant, variants in registry order."""
-    out = {variant: Record() for variant in rules.VARIANTS}
+    out = {home.name: Record() for home in variants.homes()}
     for p in games:
         if p.result.over and name in p.game.players:
             out[p.game.variant] = out[p.game.variant].add(won(p, name))
     return {variant: record for variant, record in out.items() if record.played}
 
 
-def hand_stats(name: str, games: Iterable[Played]) -> HandStats:
-    """Add up a player's hands: penalty points, kings left, chips, corners and dragons."""
-    n = dict.fromkeys(HandStats.__dataclass_fields__, 0)
+def hand_stats(name: str, games: Iterable[Played]) -> Facts:
+    """Add up the facts of a player's hands, as each game's variant counts them."""
+    facts = Facts()
     for p in games:
         if name not in p.game.players:
             continue
-        variant = p.game.variant
+        home = variants.get(p.game.variant)
         for rnd, done in zip(p.game.rounds, p.result.rounds):
-            if variant == "penalty":
-                n["penalty_hands"] += 1
-                n["penalty_points"] += done.scores[name]
-            if variant in CARD_VARIANTS and (name in rnd.hands or rnd.went_out == name):
-                n["card_hands"] += 1
-                n["kings_left"] += rnd.hands[name].kings if name in rnd.hands else 0
-            for flow in done.extra.get("flows", ()):
-                if flow["player"] == name:
-                    n["chips_won" if flow["kind"] == "pot" else "chips_lost"] += flow["chips"]
-            if variant == "coronation":
-                n["deals"] += 1
-                n["coronations"] += sum(1 for who in done.extra["corners"] if who == name)
-                n["dragons"] += done.extra["dragon"] == name
-    return HandStats(**n)
+            facts.update(home.facts(name, rnd, done))
+    return facts
 
 
 def night_records(name: str, games: Sequence[Played]) -> tuple[NightRecord, ...]:

@@ -91,52 +91,46 @@
     });
   });
 
-  /* Record hand: hide the one who went out, preview each player's points. */
+  /* Round form: hide the one who went out; ask the server to preview what is tapped.
+     The scoring lives on the server only: each change posts the form to the preview URL,
+     which answers with [data-slot] elements that replace the ones of the same name. */
   var hand = $("#hand-form");
-  if (hand && $("[data-went-out]", hand)) {
-    var settings = JSON.parse(hand.dataset.settings || "{}");
-    var totals = JSON.parse(hand.dataset.totals || "{}");
-    var players = $$(".player", hand);
-    var cardsOf = function (box) {
-      var seat = box.dataset.seat;
-      var more = $("input[name=cards_more-" + seat + "]", hand).value.trim();
-      if (more) return /^\d+$/.test(more) ? parseInt(more, 10) : null;
-      var c = $("input[name=cards-" + seat + "]:checked", hand);
-      return c ? parseInt(c.value, 10) : null;
-    };
-    var kingsOf = function (box) {
-      var k = $("input[name=kings-" + box.dataset.seat + "]:checked", hand);
-      return k ? parseInt(k.value, 10) : 0;
-    };
-    var preview = function () {
+  if (hand) {
+    var outChanged = function () {
       var out = $("input[name=went_out]:checked", hand);
-      var outSeat = out ? out.value : null;
-      var counts = {};
-      players.forEach(function (box) {
-        var isOut = box.dataset.seat === outSeat;
+      $$(".player", hand).forEach(function (box) {
+        var isOut = !!out && box.dataset.seat === out.value;
         box.toggleAttribute("data-out", isOut);
         if (isOut) {
           $$("input[type=radio]", box).forEach(function (r) { r.checked = r.value === "0" && r.name.indexOf("kings-") === 0; });
           $$(".other input", box).forEach(function (i) { i.value = ""; });
         }
-        counts[box.dataset.seat] = isOut ? 0 : cardsOf(box);
       });
-      var fewest = null;
-      if (outSeat === "stalemate") {
-        Object.keys(counts).forEach(function (s) {
-          if (counts[s] !== null && (fewest === null || counts[s] < fewest)) fewest = counts[s];
+    };
+    var asked = 0;
+    var place = function (html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      $$("[data-slot]", holder).forEach(function (fresh) {
+        var slot = $('[data-slot="' + fresh.dataset.slot + '"]', hand);
+        if (!slot) return;
+        slot.innerHTML = fresh.innerHTML;
+        Array.prototype.forEach.call(fresh.attributes, function (a) {
+          if (a.name.indexOf("data-") === 0 && a.name !== "data-slot") slot.setAttribute(a.name, a.value);
         });
-      }
-      players.forEach(function (box) {
-        var shown = $(".preview", box);
-        var cards = counts[box.dataset.seat];
-        if (!out || cards === null || hand.dataset.variant !== "penalty") { shown.textContent = ""; return; }
-        var won = outSeat === "stalemate" && cards === fewest;
-        var kings = Math.min(kingsOf(box), cards);
-        var points = won ? 0 : settings.king_points * kings + settings.card_points * (cards - kings);
-        var total = (totals[box.dataset.name] || 0) + points;
-        shown.textContent = (won ? "wins · " : "+" + points + " → ") + total;
+        slot.hidden = fresh.hidden;
       });
+    };
+    var preview = function () {
+      outChanged();
+      if (!hand.dataset.preview || !window.fetch) return;
+      var mine = ++asked;
+      hand.setAttribute("data-previewing", "");
+      fetch(hand.dataset.preview, { method: "POST", body: new FormData(hand), credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (html) { if (mine === asked) place(html); })
+        .catch(function () { /* no connection: the preview waits for the next tap */ })
+        .then(function () { if (mine === asked) hand.removeAttribute("data-previewing"); });
     };
     hand.addEventListener("change", preview);
     hand.addEventListener("input", preview);

@@ -94,6 +94,15 @@ def start_game(client, names=("Ann", "Ben", "Cy"), dealer=0, variant="penalty", 
     return int(response.headers["Location"].rsplit("/", 1)[1])
 
 
+def store_log(core, played_on=None):
+    """Store a checked game log's game (gamelog.parse(...).game) as a new game; not committed."""
+    from scorekeeper.storage import create_game
+
+    return create_game(core.variant, dict(core.settings), list(core.players),
+                       core.players.index(core.first_dealer), played_on, rounds=core.rounds,
+                       ended=core.ended)
+
+
 def hand_data(players, went_out=None, hands=None, number=1, token=None) -> dict:
     """Return the record-hand form data for a hand: hands maps name -> cards or (cards, kings)."""
     data = {"number": str(number), "token": token or f"t-{number}-{os.urandom(4).hex()}",

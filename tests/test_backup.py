@@ -9,10 +9,11 @@ from datetime import datetime
 
 import pytest
 
-from scorekeeper import backup, gamelog, store
+from scorekeeper import backup, gamelog
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Game, Night, Player
-from tests.conftest import disposed, make_app
+from scorekeeper.storage.players import find_player
+from tests.conftest import disposed, make_app, store_log
 
 PENALTY = {"format": "kings-corners-game/1", "variant": "penalty", "rules": {"target": 50},
            "players": ["Ann", "Ben", "Zoë"], "first_dealer": "Ben", "played_on": "2026-11-20",
@@ -40,7 +41,7 @@ CORONATION = {"format": "kings-corners-game/1", "variant": "coronation",
 def add_game(log: dict, night: Night | None) -> Game:
     """Store a game log as a game of `night`."""
     parsed = gamelog.parse(log)
-    game = store.import_game(parsed.game, parsed.played_on)
+    game = store_log(parsed.game, parsed.played_on)
     game.night = night
     return game
 
@@ -56,8 +57,8 @@ def fill(app) -> None:
         add_game(PENALTY, friday)
         add_game(HOUSE, friday)
         jax = add_game(JAX, saturday)  # still going, with two events of hand 2 tapped
-        ben = store.find_player("Ben")
-        ann = store.find_player("Ann")
+        ben = find_player("Ben")
+        ann = find_player("Ann")
         jax.events.append(Event(hand_number=2, seq=0, player_id=ben.id, kind="pass"))
         jax.events.append(Event(hand_number=2, seq=1, player_id=ann.id, kind="king_held"))
         add_game(CORONATION, saturday)

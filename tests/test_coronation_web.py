@@ -6,11 +6,11 @@ import html as markup
 import json
 import re
 
-from scorekeeper.coronation_entry import deal_values, read_deal
-from scorekeeper.entry import Errors
 from scorekeeper.rules import Round
+from scorekeeper.variants import Errors, get
 from tests.conftest import alerts, csrf_token, start_game
 
+CORONATION = get("coronation")
 PLAYERS = ("Ann", "Ben")
 
 
@@ -55,18 +55,20 @@ def match_log(rounds, deals_to_win=1) -> dict:
 
 def test_five_taps_read_as_four_corners_and_a_dragon():
     errors = Errors()
-    deal = read_deal(deal_data(["Ann", None, "Ben", "Ann"], "Ben"), PLAYERS, errors)
+    deal = CORONATION.read_round(deal_data(["Ann", None, "Ben", "Ann"], "Ben"), PLAYERS,
+                                 errors)
     assert not errors
     assert deal == Round(corners=("Ann", None, "Ben", "Ann"), dragon="Ben")
 
 
 def test_a_stored_deal_refills_the_form_it_came_from():
     deal = Round(corners=("Ben", "Ben", None, "Ann"), dragon=None)
-    assert read_deal(deal_values(PLAYERS, deal), PLAYERS, Errors()) == deal
+    refilled = CORONATION.round_values(PLAYERS, deal)
+    assert CORONATION.read_round(refilled, PLAYERS, Errors()) == deal
 
 
 def test_a_deal_imported_with_fewer_corners_or_went_out_refills_as_nobody_and_the_dragon():
-    values = deal_values(PLAYERS, Round(went_out="Ben", corners=("Ann",)))
+    values = CORONATION.round_values(PLAYERS, Round(went_out="Ben", corners=("Ann",)))
     assert values == {"corner-0": "0", "corner-1": "none", "corner-2": "none",
                       "corner-3": "none", "dragon": "1"}
 
@@ -109,7 +111,7 @@ def test_the_record_page_has_a_tap_for_each_player_and_nobody_on_every_corner_an
         for value in ("0", "1", "none"):
             assert f'type="radio" name="{name}" value="{value}"' in html
     assert "Ben</b> starts this deal" in html
-    assert 'id="deal-preview"' in html and "coronation.js" in html
+    assert 'id="deal-preview"' in html and 'data-preview="/games/' in html
 
 
 def test_an_absolute_victory_wins_a_one_deal_match_with_a_banner_naming_the_class(client):

@@ -10,10 +10,10 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import event, select
 
-from scorekeeper import gamelog, store
+from scorekeeper import gamelog
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night
-from tests.conftest import alerts, hand_data, start_game
+from tests.conftest import alerts, hand_data, start_game, store_log
 from tests.conftest import csrf_token as csrf
 from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
 
@@ -28,7 +28,7 @@ def add_night(app, day: date, names=("Ann", "Ben", "Cy"), games=1, name=None) ->
                                                         for n in names if n != names[1]}}]}
     with app.app_context():
         for _ in range(games):
-            game = store.import_game(gamelog.parse(doc).game, day)
+            game = store_log(gamelog.parse(doc).game, day)
         game.night.name = name
         db.session.commit()
         return game.night_id
@@ -274,7 +274,7 @@ def test_a_coronation_csv_has_corners_the_dragon_and_the_victory(app, client):
     doc = {"format": "kings-corners-game/1", "variant": "coronation", "players": ["Ann", "Ben"],
            "rounds": [{"corners": ["Ann", "Ann", "Ann", "Ann"], "dragon": "Ann"}]}
     with app.app_context():
-        game_id = store.import_game(gamelog.parse(doc).game, None).id
+        game_id = store_log(gamelog.parse(doc).game, None).id
         db.session.commit()
     rows, _ = read_csv(client, game_id)
     ann, ben = rows

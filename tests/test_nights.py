@@ -7,9 +7,10 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from scorekeeper import nights, rules
+from scorekeeper import history, rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night, Round, table_time
+from scorekeeper.storage import nights
 from tests.conftest import start_game
 
 EVENING = datetime(2026, 11, 21, 19, 30)
@@ -154,7 +155,7 @@ def test_renaming_a_night_trims_the_name_and_keeps_the_notes_lines(ctx):
     nights.rename(night, "  Ann's   birthday ", "Pizza.\r\nBen brought the good deck.\n")
     assert night.name == "Ann's birthday"
     assert night.notes == "Pizza.\nBen brought the good deck."
-    assert nights.label(night) == "Ann's birthday"
+    assert history.label(night) == "Ann's birthday"
 
 
 def test_an_empty_name_gives_the_night_its_date_back(ctx):
@@ -162,7 +163,7 @@ def test_an_empty_name_gives_the_night_its_date_back(ctx):
     nights.rename(night, "Finals", "x")
     nights.rename(night, "   ", "")
     assert night.name is None and night.notes is None
-    assert nights.label(night) == "Sat 21 Nov 2026"
+    assert history.label(night) == "Sat 21 Nov 2026"
 
 
 @pytest.mark.parametrize("name, notes, field", [
@@ -233,7 +234,7 @@ def test_a_nights_summary_counts_wins_and_unfinished_games(app, client):
     start_game(client, names=("Cy", "Dee"))
     with app.app_context():
         night = db.session.scalars(db.select(Night)).one()
-        summary = nights.summarise(night)
+        summary = history.summarise(night)
     assert summary.players == ("Ann", "Ben", "Cy", "Dee")
     assert summary.wins == (("Ann", 2),)
     assert summary.unfinished == 1
@@ -254,14 +255,16 @@ DOCS = [
 ]
 
 
-def test_reading_many_games_at_once_gives_what_reading_each_gives(app):
-    from scorekeeper import gamelog, store
+def test_reading_many_games_at_once_gives_what_reading_each_gives_and_what_was_stored(app):
+    from scorekeeper import gamelog
+    from scorekeeper.storage import read_game, read_games
+    from tests.conftest import store_log
 
     with app.app_context():
-        games = [store.import_game(gamelog.parse({"format": "kings-corners-game/1", **doc}).game,
-                                   None) for doc in DOCS]
+        logged = [gamelog.parse({"format": "kings-corners-game/1", **doc}).game for doc in DOCS]
+        ids = [store_log(core).id for core in logged]
         db.session.commit()
-        at_once = nights.core_games(games)
-        for game in games:
-            assert at_once[game.id] == store.core_game(game)
-            assert rules.play(at_once[game.id]) == store.result(game)
+        at_once = read_games(ids)
+        for game_id, core in zip(ids, logged):
+            assert at_once[game_id].core == read_game(game_id).core == core
+            assert at_once[game_id].result == rules.play(core)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import pytest
-
 from scorekeeper import rules
 from scorekeeper.rules import Event, Game, Hand, Round
 from scorekeeper.stats import best_night, played, player_stats, records
@@ -77,38 +75,46 @@ def test_a_player_who_never_won_has_no_best_night():
     assert set(cy.by_variant) == {"penalty", "chips"}
 
 
+def line(facts, label: str) -> tuple[str, str]:
+    """Return the figure and note of one line of the player page's hand-by-hand facts."""
+    found = {shown: (figure, note) for shown, figure, note, _ in facts.lines()}
+    return found[label]
+
+
 def test_average_penalty_counts_every_penalty_hand_recorded():
     ann = player_stats("Ann", two_nights()).hands
     # Game 1: 12 + 0, game 2: 0, game 3 (unfinished): 7 = 19 points in 4 hands.
-    assert (ann.penalty_points, ann.penalty_hands) == (19, 4)
-    assert ann.average_penalty == pytest.approx(4.75)
+    assert (ann["penalty_points"], ann["penalty_hands"]) == (19, 4)
+    assert line(ann, "Penalty per hand") == ("4.8", "19 points in 4 hands")
     ben = player_stats("Ben", two_nights()).hands
-    assert (ben.penalty_points, ben.penalty_hands) == (13, 3)  # 0 + 13, then 0
+    assert (ben["penalty_points"], ben["penalty_hands"]) == (13, 3)  # 0 + 13, then 0
 
 
 def test_kings_left_in_hand_add_up_over_penalty_and_chips_hands():
     # Ann: 1 king (game 1) + 1 (game 5) in 2 + 1 + 1 + 1 + 1 = 6 hands.
     ann = player_stats("Ann", two_nights()).hands
-    assert (ann.kings_left, ann.card_hands) == (2, 6)
+    assert line(ann, "Kings left in hand") == ("2", "in 6 hands")
     # Ben: 1 (game 1, hand 2) + 1 (stalemate of game 2) + 1 (game 4) = 3, in 5 hands.
     ben = player_stats("Ben", two_nights()).hands
-    assert (ben.kings_left, ben.card_hands) == (3, 5)
+    assert line(ben, "Kings left in hand") == ("3", "in 5 hands")
 
 
 def test_chips_won_are_pots_taken_and_chips_lost_are_everything_paid_in():
     ann = player_stats("Ann", two_nights()).hands
-    assert (ann.chips_won, ann.chips_lost, ann.chips_net) == (4, 1 + 4, -1)
+    assert line(ann, "Chips") == ("-1", f"won 4 in pots, paid {1 + 4}")
     ben = player_stats("Ben", two_nights()).hands
-    assert (ben.chips_won, ben.chips_lost, ben.chips_net) == (14, 3 + 2, 9)
+    assert line(ben, "Chips") == ("+9", f"won 14 in pots, paid {3 + 2}")
     cy = player_stats("Cy", two_nights()).hands
-    assert (cy.chips_won, cy.chips_lost) == (0, 8)
+    assert (cy["chips_won"], cy["chips_lost"]) == (0, 8)
 
 
 def test_coronations_and_dragons_are_counted_per_deal():
     ann = player_stats("Ann", two_nights()).hands
     ben = player_stats("Ben", two_nights()).hands
-    assert (ann.coronations, ann.dragons, ann.deals) == (5, 2, 3)
-    assert (ben.coronations, ben.dragons, ben.deals) == (6, 1, 3)
+    assert line(ann, "Coronations") == ("5", "corners crowned in 3 deals")
+    assert line(ann, "Dragons slain")[0] == "2"
+    assert line(ben, "Coronations") == ("6", "corners crowned in 3 deals")
+    assert line(ben, "Dragons slain")[0] == "1"
 
 
 def test_best_night_is_the_most_wins_and_a_tie_goes_to_the_better_win_rate():
@@ -166,16 +172,16 @@ def test_a_player_out_of_a_chips_game_is_not_counted_in_later_hands():
         Round("Ben", {"Ann": Hand(2)})))
     games = [played(game, SAT)]
     cy = player_stats("Cy", games).hands
-    assert (cy.card_hands, cy.chips_won, cy.chips_lost) == (1, 0, 3)
+    assert (cy["card_hands"], cy["chips_won"], cy["chips_lost"]) == (1, 0, 3)
     ann = player_stats("Ann", games).hands
     ben = player_stats("Ben", games).hands
     # Won minus paid is each stack's change from the 3 dealt: +2, +1, -3.
-    assert (ann.chips_net, ben.chips_net, cy.chips_net) == (2, 1, -3)
+    assert [line(p, "Chips")[0] for p in (ann, ben, cy)] == ["+2", "+1", "-3"]
     assert games[0].result.over is False
 
 
 def test_nobody_has_statistics_before_the_first_game():
     nobody = player_stats("Ann", [])
     assert (nobody.overall.played, nobody.overall.win_rate, nobody.best_night) == (0, None, None)
-    assert nobody.hands.average_penalty is None
+    assert nobody.hands.lines() == []
     assert nobody.head_to_head == () and nobody.form == ()

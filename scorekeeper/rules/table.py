@@ -91,6 +91,11 @@ class Variant:
         """Return the table a game's rounds are replayed on."""
         raise NotImplementedError
 
+    def live(self, game, events=()) -> dict[str, Any]:
+        """Show the hand in progress after the events tapped during it, or refuse events."""
+        raise RuleError(f"a {self.label.lower()} game records no passes or penalties during a "
+                        "hand; only a chip-pot game does", "kind")
+
     def replay(self, game) -> tuple[Table, tuple[RoundResult, ...]]:
         """Return the table after every entered round, and what each round did."""
         check_seating(game.players, game.first_dealer, self.min_players, self.max_players)

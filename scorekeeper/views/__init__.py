@@ -1,69 +1,71 @@
-"""Blueprints: thin views that parse, call the core, commit and redirect."""
+"""Blueprints: thin views that parse, call storage, build a view-model, render or redirect."""
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import pkgutil
+import secrets
 from pathlib import Path
+from typing import Any
 
-from flask import Flask, url_for
+from flask import Flask, abort, url_for
 
-from .. import rules
+from .. import charts, variants
+from ..storage import Loaded, read_game
+from ..words import sentence
 
 
 def register_blueprints(app: Flask) -> None:
-    """Attach the blueprint `bp` of every module in this package, and the template helpers."""
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    """Attach the blueprint `bp` of every view module and of every variant's `views`."""
+    modules = [f"{__name__}.{info.name}"
+               for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)]
+    for home in variants.homes():
+        package = type(home).__module__
+        if importlib.util.find_spec(f"{package}.views") is not None:
+            modules.append(f"{package}.views")
+    for name in modules:
+        module = importlib.import_module(name)
         if hasattr(module, "bp"):
             app.register_blueprint(module.bp)
     _template_helpers(app)
 
 
-def rules_summary(settings: dict, variant_name: str) -> str:
-    """Return a game's settings in a few words, e.g. "to 25 · kings 10, cards 1"."""
-    s = settings
-    if variant_name == "penalty":
-        when = "" if s["end_when"] == "reaches" else " (must pass it)"
-        return f"to {s['target']}{when} · king {s['king_points']}, card {s['card_points']}"
-    if variant_name == "coronation":
-        n = s["deals_to_win"]
-        return f"first to {n} deal{'s' if n != 1 else ''}"
-    if variant_name == "chips":
-        return _chips_summary(s)
-    return ""
+def expired(nothing: str = "saved", again: str = "try again") -> str:
+    """Return the message for a form whose token had expired: nothing was done."""
+    return f"This page had expired; nothing was {nothing}. Please {again}."
 
 
-# How a chips setting that differs from its set is named in the summary.
-CHIPS_WORDS = {"ante": "ante {}", "pass_chips": "pass {}", "king_held_chips": "king held {}",
-               "missed_draw_chips": "missed draw {}", "card_chips": "card {}",
-               "king_chips": "king {}"}
+def posted(form) -> bool:
+    """Tell whether a form was posted with a live token; its own fields are read by the caller."""
+    return form.is_submitted() and (form.validate() or "csrf_token" not in form.errors)
 
 
-def _chips_summary(s: dict) -> str:
-    """Return a chips game's set, how its chips are dealt, what differs, and its target."""
-    preset = rules.get_variant("chips").presets.get(s.get("preset"), {})
-    words = [f"{str(s.get('preset', '')).capitalize()} set"]
-    words.append(f"{s['start_chips']} each" if s.get("start_chips") is not None
-                 else f"{s.get('total_chips')} split")
-    words += [word.format(s[key]) for key, word in CHIPS_WORDS.items()
-              if key in s and s[key] != preset.get(key)]
-    if s.get("reset_each_hand") != preset.get("reset_each_hand"):
-        words.append("re-split each hand" if s.get("reset_each_hand") else "stacks carry over")
-    if s.get("target"):
-        words.append(f"to {s['target']}")
-    return " · ".join(words)
+def refusal(error: Exception) -> str:
+    """Return a refusal of the rules or storage as a sentence."""
+    return sentence(getattr(error, "message", str(error)))
 
 
-def round_noun(variant_name: str, count: int | None = None) -> str:
-    """Return what a round is called at the table: a deal in coronation, else a hand."""
-    word = "deal" if variant_name == "coronation" else "hand"
-    return word if count is None or count == 1 else word + "s"
+def game_or_404(game_id: int) -> Loaded:
+    """Return a stored game, read once for the whole request, or answer 404."""
+    game = read_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def game_view(game: Loaded) -> dict[str, Any]:
+    """Return what every page of one game shows: its variant's view-model, banner, chart."""
+    home = variants.get(game.variant)
+    return {"game": game, "home": home, "result": game.result, "vm": home.scoreboard(game),
+            "live": home.live(game), "banner_note": home.banner_note(game),
+            "chart": charts.game_chart(game.core, game.result),
+            "chart_title": charts.game_chart_title(game.core)}
 
 
 def _template_helpers(app: Flask) -> None:
-    """Add `asset()` (a cache-busting static URL) and the variant filters."""
+    """Add `asset()` (a cache-busting static URL), `fresh_token()` and the variant filters."""
     versions: dict[str, str] = {}
 
     def asset(filename: str) -> str:
@@ -73,6 +75,7 @@ def _template_helpers(app: Flask) -> None:
         return url_for("static", filename=filename, v=versions[filename])
 
     app.jinja_env.globals["asset"] = asset
-    app.jinja_env.globals["noun"] = round_noun
-    app.jinja_env.filters["variant_label"] = lambda name: rules.get_variant(name).label
-    app.jinja_env.filters["rules_summary"] = rules_summary
+    app.jinja_env.globals["fresh_token"] = lambda: secrets.token_urlsafe(12)
+    app.jinja_env.globals["homes"] = variants.homes
+    app.jinja_env.filters["home"] = variants.get
+    app.jinja_env.filters["variant_label"] = lambda name: variants.get(name).label

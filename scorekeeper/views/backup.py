@@ -9,6 +9,8 @@ from .. import backup, rules
 from ..extensions import db
 from ..forms import RestoreForm
 from ..models import Game, Night, Player, table_time
+from ..words import capital
+from . import expired
 
 bp = Blueprint("backup", __name__, url_prefix="/backup")
 
@@ -40,7 +42,7 @@ def restore():
     """Rebuild an uploaded backup into the empty database, or refuse and write nothing."""
     form = RestoreForm()
     if not form.validate_on_submit():
-        return _page(form, "This form had expired; nothing was restored. Please try again.")
+        return _page(form, expired("restored"))
     upload = form.file.data
     if not upload:
         return _page(form, "Choose a backup file first.")
@@ -49,7 +51,6 @@ def restore():
         db.session.commit()
     except rules.RuleError as refused:
         db.session.rollback()
-        text = str(refused)
-        return _page(form, f"Nothing was restored. {text[:1].upper()}{text[1:]}")
+        return _page(form, f"Nothing was restored. {capital(str(refused))}")
     flash(f"Restored {backup.summary(counts)}.")
     return redirect(url_for("players.roster"))

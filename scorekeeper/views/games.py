@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from sqlalchemy import select
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from .. import rules, store
-from ..entry import MAX_SEATS, Errors, input_for, read_new_game
+from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
-from ..models import Game, Player
+from ..models import Game
+from ..storage import create_game, set_ended
+from ..storage.players import roster
+from ..words import capital
+from . import expired, game_or_404, game_view
+from .setup import MAX_SEATS, input_for, read_new_game
 
 bp = Blueprint("games", __name__, url_prefix="/games")
-
-
-def roster() -> list[Player]:
-    """Return every player on the roster, by name."""
-    return list(db.session.scalars(select(Player).order_by(Player.name_key)))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -26,56 +24,37 @@ def roster() -> list[Player]:
 def new():
     """Pick players, seats, first dealer, variant and settings; start the game."""
     form = NewGameForm()
-    errors = Errors()
+    errors = variants.Errors()
     if form.validate_on_submit():
         wanted = read_new_game(request.form, errors)
         if not errors:
             try:
-                game = store.create_game(wanted.variant, wanted.settings, wanted.names,
-                                         wanted.first_dealer_seat)
+                game = create_game(wanted.variant, wanted.settings, wanted.names,
+                                   wanted.first_dealer_seat)
                 db.session.commit()
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as error:
                 db.session.rollback()
-                errors.add(_new_game_input(error, wanted),
-                           error.message[:1].upper() + error.message[1:])
+                errors.add(input_for(error, wanted), capital(error.message))
     elif request.method == "POST":
-        errors.add("general", "This form had expired; nothing was saved. Please try again.")
-    status = 422 if errors else 200
+        errors.add("general", expired())
     return render_template("new_game.html", form=form, errors=errors.by_input,
                            values=request.form, roster=roster(), seats=range(MAX_SEATS),
-                           variants=rules.VARIANTS), status
-
-
-def _new_game_input(error: rules.RuleError, wanted) -> str:
-    """Return the new-game input an error is about."""
-    name = input_for(error, wanted.names)
-    if name.startswith("seat-"):
-        index = int(name.split("-")[1])
-        return f"seat-{wanted.seats[index]}" if index < len(wanted.seats) else "seat-0"
-    if name.startswith("rules-"):
-        return f"rules-{wanted.variant}-{name[len('rules-'):]}"
-    if name == "players":
-        return "seat-0"
-    return name
+                           homes=variants.homes()), 422 if errors else 200
 
 
 @bp.route("/<int:game_id>")
 def scoreboard(game_id: int):
     """Show standings, the hand-by-hand table, who deals next, and the winner once over."""
-    game = db.get_or_404(Game, game_id)
-    core = store.core_game(game)
-    outcome = rules.play(core)
-    variant = rules.get_variant(game.variant)
-    return render_template("scoreboard.html", game=game, core=core, result=outcome,
-                           variant=variant, form=ConfirmForm())
+    game = game_or_404(game_id)
+    return render_template("scoreboard.html", form=ConfirmForm(), **game_view(game))
 
 
 def _set_ended(game_id: int, ended: bool, said: str):
     """Mark a game ended by hand (or not), then go back to its scoreboard."""
-    game = db.get_or_404(Game, game_id)
+    game = game_or_404(game_id)
     if ConfirmForm().validate_on_submit():
-        game.ended = ended
+        set_ended(game, ended)
         db.session.commit()
         flash(said)
     return redirect(url_for("games.scoreboard", game_id=game.id))
@@ -96,13 +75,13 @@ def reopen(game_id: int):
 @bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
 def delete(game_id: int):
     """Ask, then delete a game and every hand in it."""
-    game = db.get_or_404(Game, game_id)
+    game = game_or_404(game_id)
     form = ConfirmForm()
     if form.validate_on_submit():
-        db.session.delete(game)
+        db.session.delete(db.session.get(Game, game.id))
         db.session.commit()
         flash("Game deleted.")
         return redirect(url_for("main.home"))
-    if request.method == "POST":
-        abort(400)
-    return render_template("delete_game.html", game=game, form=form)
+    error = expired("deleted") if request.method == "POST" else None
+    return render_template("delete_game.html", game=game, form=form, error=error,
+                           home=variants.get(game.variant)), 400 if error else 200

@@ -1,4 +1,4 @@
-"""Record a hand, edit a past one, delete the last one."""
+"""Record a hand, correct a past one, delete the last one, preview one as it is tapped."""
 
 from __future__ import annotations
 
@@ -6,46 +6,49 @@ import secrets
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from .. import rules, store
-from ..entry import CARD_BUTTONS, KING_BUTTONS, READERS, REFILLERS, Errors, input_for
+from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import HandForm
-from ..models import Game
+from ..storage import Loaded, delete_last_round, edit_round, record_round, round_with_token
+from ..words import capital
+from . import expired, game_or_404, posted
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 
 
-def _form_page(game: Game, form: HandForm, number: int, errors: Errors, values, editing: bool):
-    """Render the hand form, keeping what was typed."""
-    core = store.core_game(game)
-    outcome = rules.play(core)
-    if editing:
-        dealer = outcome.rounds[number - 1].dealer
-    else:
-        dealer = outcome.next_dealer
+def _form_page(game: Loaded, form: HandForm, number: int, errors: variants.Errors, values,
+               editing: bool):
+    """Render the round form, keeping what was typed."""
+    home = variants.get(game.variant)
     return render_template(
-        "hand_form.html", game=game, core=core, result=outcome, form=form, number=number,
-        errors=errors.by_input, values=values, editing=editing, dealer=dealer,
-        card_buttons=CARD_BUTTONS, king_buttons=KING_BUTTONS,
-        variant=rules.get_variant(game.variant)), 422 if errors else 200
+        "hand_form.html", game=game, home=home, result=game.result, form=form, number=number,
+        errors=errors.by_input, values=values, editing=editing,
+        vm=home.hand_form(game, number, editing)), 422 if errors else 200
 
 
-def _saved(game: Game, number: int, editing: bool):
-    """Try to store the posted hand; return the error list (empty when saved)."""
-    errors = Errors()
-    players = store.core_game(game).players
-    entry = READERS[game.variant](request.form, players, errors)
+def _read(game: Loaded, number: int) -> tuple[rules.Round, variants.Errors]:
+    """Return the round the posted form describes, and what could not be read."""
+    home = variants.get(game.variant)
+    errors = variants.Errors()
+    entry = home.read_round(request.form, game.players, errors)
+    return entry, errors
+
+
+def _saved(game: Loaded, number: int, editing: bool) -> variants.Errors:
+    """Try to store the posted round; return the errors (none when saved)."""
+    entry, errors = _read(game, number)
     if errors:
         return errors
     try:
         if editing:
-            store.edit_round(game, number, entry)
+            edit_round(game, number, entry)
         else:
-            store.record_round(game, number, entry, request.form.get("token"))
+            record_round(game, number, entry, request.form.get("token"))
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
-        errors.add(input_for(error, players), error.message[:1].upper() + error.message[1:])
+        home = variants.get(game.variant)
+        errors.add(home.input_for(error, game.players), capital(error.message))
     return errors
 
 
@@ -54,26 +57,27 @@ def _saved(game: Game, number: int, editing: bool):
 # keeping what was typed, instead of with the bare CSRF error page.
 @csrf.exempt
 def record(game_id: int):
-    """Record the next hand: who went out, what everyone else held."""
-    game = db.get_or_404(Game, game_id)
+    """Record the next round: who went out and what everyone else held (or the deal)."""
+    game = game_or_404(game_id)
     form = HandForm()
-    if form.validate_on_submit():
-        number = int(form.number.data) if (form.number.data or "").isdigit() else 0
-        repeat = store.round_with_token(form.token.data)
+    if posted(form):
+        number = form.number.data or 0
+        repeat = round_with_token(form.token.data)
         errors = _saved(game, number, editing=False)
         if not errors:
             if repeat is not None:  # the back button, or a second tap: nothing changed
-                flash(f"Hand {repeat.number} was saved already; tap ✎ to change it.")
+                flash(f"{capital(variants.get(game.variant).word())} {repeat.number} was "
+                      "saved already; tap ✎ to change it.")
             return redirect(url_for("games.scoreboard", game_id=game.id))
         return _form_page(game, form, number, errors, request.form, editing=False)
-    errors = Errors()
+    errors = variants.Errors()
     if request.method == "POST":
-        errors.add("general", "This form had expired; nothing was saved. Please save again.")
-    if store.result(game).over and request.method == "GET":
+        errors.add("general", expired(again="save again"))
+    elif game.result.over:
         flash("The game is over; reopen it or edit a hand to play on.")
         return redirect(url_for("games.scoreboard", game_id=game.id))
-    number = len(game.rounds) + 1
-    form.number.data = str(number)
+    number = game.next_number
+    form.number.data = number
     form.token.data = secrets.token_urlsafe(16)
     return _form_page(game, form, number, errors, request.form, editing=False)
 
@@ -81,40 +85,49 @@ def record(game_id: int):
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 @csrf.exempt  # as record()
 def edit(game_id: int, number: int):
-    """Correct a past hand; totals, dealers and the end of the game follow."""
-    game = db.get_or_404(Game, game_id)
-    if not 1 <= number <= len(game.rounds):
-        flash(f"There is no hand {number} in this game.")
+    """Correct a past round; totals, dealers and the end of the game follow."""
+    game = game_or_404(game_id)
+    home = variants.get(game.variant)
+    if not 1 <= number < game.next_number:
+        flash(f"There is no {home.word()} {number} in this game.")
         return redirect(url_for("games.scoreboard", game_id=game.id))
     form = HandForm()
-    if form.validate_on_submit():
+    if posted(form):
         errors = _saved(game, number, editing=True)
         if not errors:
-            flash(f"Hand {number} changed.")
+            flash(f"{capital(home.word())} {number} changed.")
             return redirect(url_for("games.scoreboard", game_id=game.id))
         return _form_page(game, form, number, errors, request.form, editing=True)
-    errors, values = Errors(), _stored_values(game, number)
+    errors = variants.Errors()
+    values = home.round_values(game.players, game.core.rounds[number - 1])
     if request.method == "POST":
-        errors.add("general", "This form had expired; nothing was saved. Please save again.")
+        errors.add("general", expired(again="save again"))
         values = request.form
-    form.number.data = str(number)
+    form.number.data = number
     return _form_page(game, form, number, errors, values, editing=True)
 
 
-def _stored_values(game: Game, number: int) -> dict[str, str]:
-    """Return a stored hand as the form's inputs."""
-    core = store.core_game(game)
-    return REFILLERS[game.variant](core.players, core.rounds[number - 1])
+@bp.route("/<int:number>/preview", methods=["POST"])
+@csrf.exempt  # writes nothing: it only scores what is tapped so far
+def preview(game_id: int, number: int):
+    """Return the round form's preview for what is tapped so far, as an HTML fragment."""
+    game = game_or_404(game_id)
+    home = variants.get(game.variant)
+    if not 1 <= number <= game.next_number:
+        return "", 204
+    entry, errors = _read(game, number)
+    return render_template(home.template("preview"), game=game, home=home, number=number,
+                           pv=home.preview(game, number, variants.Entry(entry, errors)))
 
 
 @bp.route("/last/delete", methods=["POST"])
 def delete_last(game_id: int):
-    """Delete the last hand entered."""
-    game = db.get_or_404(Game, game_id)
+    """Delete the last round entered."""
+    game = game_or_404(game_id)
     form = HandForm()
-    # The hand's number is posted so a double tap cannot delete the hand before it too.
-    if form.validate_on_submit() and form.number.data == str(len(game.rounds)):
-        number = store.delete_last_round(game)
+    # The round's number is posted so a double tap cannot delete the one before it too.
+    if form.validate_on_submit() and form.number.data == len(game.core.rounds):
+        number = delete_last_round(game)
         db.session.commit()
-        flash(f"Hand {number} deleted.")
+        flash(f"{capital(variants.get(game.variant).word())} {number} deleted.")
     return redirect(url_for("games.scoreboard", game_id=game.id))

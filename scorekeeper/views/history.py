@@ -8,33 +8,24 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .. import charts, csv_export, nights, rules, store
+from .. import csv_export, history, rules
 from ..extensions import db
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..models import Game, Night
+from ..storage import Loaded, nights
+from ..words import capital
+from . import expired, game_or_404, game_view, refusal
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 PER_PAGE = 20
-# A night's games in one query; nights.core_games reads their hands in four more.
+# A night's games in one query; the reader reads their rounds in five more.
 NIGHT_GAMES = selectinload(Night.games)
-
-
-@bp.app_template_global()
-def game_chart(core: rules.Game, result: rules.GameResult):
-    """Return the SVG line chart of a game's running totals (empty before the first hand)."""
-    return charts.game_chart(core, result)
-
-
-@bp.app_template_global()
-def game_chart_title(core: rules.Game) -> str:
-    """Return the heading of a game's chart, e.g. "Penalty points by hand"."""
-    return charts.game_chart_title(core)
 
 
 @bp.app_template_filter("night_label")
 def night_label(night: Night) -> str:
     """Return a night's name, else its date."""
-    return nights.label(night)
+    return history.label(night)
 
 
 @bp.route("/")
@@ -43,7 +34,7 @@ def index():
     page = request.args.get("page", 1, type=int)
     pages = db.paginate(nights.listed().options(NIGHT_GAMES), page=page, per_page=PER_PAGE,
                         error_out=True, count=True)
-    summaries = nights.summarise_all(pages.items)
+    summaries = history.summarise_all(pages.items)
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]
     return render_template("history/index.html", pages=pages, months=months,
@@ -52,8 +43,8 @@ def index():
 
 def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
     """Render a night: its games' final standings and the name-and-notes form."""
-    return render_template("history/night.html", summary=nights.summarise(night), form=form,
-                           errors=errors, label=nights.label(night)), status
+    return render_template("history/night.html", summary=history.summarise(night), form=form,
+                           errors=errors, label=history.label(night)), status
 
 
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
@@ -73,60 +64,65 @@ def night(night_id: int):
         except rules.RuleError as error:
             db.session.rollback()
             field = error.field or "name"
-            errors[field] = f"{field.capitalize()} {error.message}."
+            errors[field] = f"{capital(field)} {error.message}."
     elif request.method == "POST":
-        errors["name"] = "This form had expired; nothing was saved. Please save again."
+        errors["name"] = expired(again="save again")
     return _night_page(found, form, errors, 422 if errors else 200)
 
 
-def _game_page(game: Game, form: MoveGameForm, error: str | None = None):
+def _move_form(game: Loaded, night: Night | None, formdata=None) -> tuple[MoveGameForm, list]:
+    """Return the move form with the nights it offers, and those nights."""
+    offered = nights.neighbours(night) if night else []
+    form = MoveGameForm(formdata=formdata)
+    form.night.choices = [(str(other.id), history.label(other)) for other in offered]
+    form.night.choices.append(("new", "A night of its own"))
+    return form, offered
+
+
+def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
-    core = store.core_game(game)
-    night_ = game.night
+    night_ = db.session.get(Night, game.night_id) if game.night_id else None
+    offered_form, offered = _move_form(game, night_)
+    ids = [g.id for g in night_.games] if night_ else []
     return render_template(
-        "history/game.html", game=game, core=core, result=rules.play(core),
-        variant=rules.get_variant(game.variant), form=ConfirmForm(), move_form=form,
-        move_error=error, night=night_, night_label=nights.label(night_) if night_ else None,
-        number=night_.games.index(game) + 1 if night_ else None,
-        neighbours=nights.neighbours(night_) if night_ else [],
-        ), 422 if error else 200
+        "history/game.html", form=ConfirmForm(), move_form=form or offered_form,
+        move_error=error, night=night_, night_label=history.label(night_) if night_ else None,
+        number=ids.index(game.id) + 1 if night_ else None, neighbours=offered,
+        **game_view(game)), 422 if error else 200
 
 
 @bp.route("/games/<int:game_id>")
 def game(game_id: int):
     """Show one game from history: winners, chart, hand by hand, exports."""
-    return _game_page(db.get_or_404(Game, game_id), MoveGameForm())
+    return _game_page(game_or_404(game_id))
 
 
 @bp.route("/games/<int:game_id>/move", methods=["POST"])
 def move(game_id: int):
     """Move a game to another night, or to a night of its own."""
-    found = db.get_or_404(Game, game_id)
-    form = MoveGameForm()
+    found = game_or_404(game_id)
+    row = db.session.get(Game, found.id)
+    form, _ = _move_form(found, row.night, request.form)
     if not form.validate_on_submit():
-        return _game_page(found, form, "This form had expired; nothing was moved. Try again.")
-    chosen = (form.night.data or "").strip()
-    target = None
-    if chosen != "new":
-        target = db.session.get(Night, int(chosen)) if chosen.isdigit() else None
-        if target is None:
-            return _game_page(found, form, "Choose the night to move this game to.")
+        if "csrf_token" in form.errors:
+            return _game_page(found, form, expired("moved"))
+        return _game_page(found, form, "Choose the night to move this game to.")
+    target = None if form.night.data == "new" else db.session.get(Night, int(form.night.data))
     try:
-        target = nights.move_game(found, target)
+        target = nights.move_game(row, target)
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
-        return _game_page(found, form, error.message[:1].upper() + error.message[1:] + ".")
-    flash(f"Game moved to {nights.label(target)}.")
+        return _game_page(found, form, refusal(error))
+    flash(f"Game moved to {history.label(target)}.")
     return redirect(url_for("history.night", night_id=target.id))
 
 
 @bp.route("/games/<int:game_id>/export.csv")
 def game_csv(game_id: int):
     """Download a game as CSV: a row per hand and player."""
-    found = db.get_or_404(Game, game_id)
-    core = store.core_game(found)
-    body = csv_export.to_csv(core, rules.play(core))
+    found = game_or_404(game_id)
+    body = csv_export.to_csv(found.core, found.result)
     filename = f"kings-corners-game-{found.id}-{found.played_on.isoformat()}.csv"
     # The byte-order mark lets spreadsheet programs read accented names as UTF-8.
     return Response("\ufeff" + body, mimetype="text/csv",

@@ -2,42 +2,24 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from .. import gamelog, rules, store
+from .. import exchange, rules
 from ..extensions import csrf, db
 from ..forms import ImportForm
-from ..models import Game
+from ..words import capital
+from . import expired, game_or_404
 
 bp = Blueprint("logs", __name__)
-
-
-def export_document(game: Game) -> dict:
-    """Return a stored game's log."""
-    return gamelog.render(store.core_game(game), game.played_on)
 
 
 @bp.route("/games/<int:game_id>/export.json")
 def export(game_id: int):
     """Download the game's log."""
-    game = db.get_or_404(Game, game_id)
-    body = json.dumps(export_document(game), indent=2, ensure_ascii=False)
+    game = game_or_404(game_id)
     filename = f"kings-corners-game-{game.id}-{game.played_on.isoformat()}.json"
-    return Response(body + "\n", mimetype="application/json",
+    return Response(exchange.export_text(game), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
-def import_text(text: str) -> Game:
-    """Check a game-log text and store it as a new game (not committed); raise RuleError."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise rules.RuleError(f"this is not JSON: {error.msg} at line {error.lineno}, "
-                              f"column {error.colno}") from None
-    parsed = gamelog.parse(doc)
-    return store.import_game(parsed.game, parsed.played_on)
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -55,19 +37,13 @@ def import_game():
             error = "Choose a file or paste a game log."
         else:
             try:
-                game = import_text(text)
+                game = exchange.import_text(text)
                 db.session.commit()
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as refused:
                 db.session.rollback()
-                error = f"Nothing was imported. {_capital(str(refused))}"
+                error = f"Nothing was imported. {capital(str(refused))}"
     elif request.method == "POST":
-        error = ("This form had expired; nothing was imported. Please try again."
-                 if "csrf_token" in form.errors else
+        error = (expired("imported") if "csrf_token" in form.errors else
                  "Nothing was imported. " + " ".join(m for ms in form.errors.values() for m in ms))
     return render_template("import.html", form=form, error=error), 422 if error else 200
-
-
-def _capital(text: str) -> str:
-    """Return text with its first letter in capitals."""
-    return text[:1].upper() + text[1:]

@@ -4,9 +4,10 @@ from flask import Blueprint, render_template
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
+from .. import variants
 from ..extensions import db
 from ..models import Game
-from ..store import result
+from ..storage import read_games
 
 bp = Blueprint("main", __name__)
 RECENT = 8
@@ -15,11 +16,12 @@ RECENT = 8
 @bp.route("/")
 def home():
     """Show the game in progress first, then the latest games."""
-    games = db.session.scalars(
-        select(Game).order_by(Game.updated_at.desc(), Game.id.desc()).limit(RECENT + 4)).all()
-    rows = [(game, result(game)) for game in games]
-    in_progress = [(g, r) for g, r in rows if not r.over][:3]
-    recent = [(g, r) for g, r in rows if r.over][:RECENT]
+    ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
+                             .limit(RECENT + 4)).all()
+    loaded = read_games(ids)
+    games = [(loaded[i], variants.get(loaded[i].variant)) for i in ids]
+    in_progress = [(g, home) for g, home in games if not g.result.over][:3]
+    recent = [(g, home) for g, home in games if g.result.over][:RECENT]
     return render_template("home.html", in_progress=in_progress, recent=recent)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from markupsafe import Markup
 
 from .. import roster, rules, stats
@@ -10,6 +10,9 @@ from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
 from ..models import Player
+from ..storage import players as stored
+from ..words import plural
+from . import expired, refusal
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -18,14 +21,14 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def list_players():
     """List everyone on the roster with their finished games and wins."""
     record = stats.records(roster.played_games())
-    return render_template("players/roster.html", players=roster.players(), record=record,
+    return render_template("players/roster.html", players=stored.roster(), record=record,
                            empty=stats.Record())
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
     """Render a player's page, with the rename form as typed and its error, if any."""
     games = roster.played_games(player)
-    ids = {p.name: p.id for p in roster.players()}
+    ids = {p.name: p.id for p in stored.roster()}
     return render_template(
         "players/player.html", player=player, stats=stats.player_stats(player.name, games),
         form=form, error=error, chart=_chart(games, player.name), ids=ids,
@@ -61,10 +64,10 @@ def rename(player_id: int):
     player = db.get_or_404(Player, player_id)
     form = RenameForm()
     if not form.validate_on_submit():
-        return _page(player, form, "This form had expired; nothing was saved. Please try again.")
+        return _page(player, form, expired())
     old = player.name
     try:
-        roster.rename(player, form.name.data or "")
+        stored.rename(player, form.name.data or "")
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
@@ -78,26 +81,23 @@ def rename(player_id: int):
 def merge(player_id: int):
     """Pick a duplicate roster entry and fold it into this player."""
     player = db.get_or_404(Player, player_id)
+    others = [(p, stored.games_of(p)) for p in stored.roster() if p.id != player.id]
     form = MergeForm()
+    form.other.choices = [(p.id, f"{p.name} · {plural(games, 'game')}") for p, games in others]
     error = None
     if form.validate_on_submit():
-        other = db.session.get(Player, int(form.other.data)) if (
-            form.other.data or "").isdigit() else None
-        if other is None:
-            error = "Tap the entry to fold into this one."
-        else:
-            name = other.name
-            try:
-                moved = roster.merge(player, other)
-                db.session.commit()
-                flash(f"{name} merged into {player.name}: {moved} game"
-                      f"{'' if moved == 1 else 's'} moved over.")
-                return redirect(url_for("players.player", player_id=player.id))
-            except rules.RuleError as refused:
-                db.session.rollback()
-                error = refused.message
-    elif request.method == "POST":
-        error = "This form had expired; nothing was merged. Please try again."
-    others = [(p, roster.games_of(p)) for p in roster.players() if p.id != player.id]
-    return render_template("players/merge.html", player=player, others=others, form=form,
-                           error=error, chosen=form.other.data or ""), 422 if error else 200
+        other = db.session.get(Player, form.other.data)
+        name = other.name
+        try:
+            moved = stored.merge(player, other)
+            db.session.commit()
+            flash(f"{name} merged into {player.name}: {plural(moved, 'game')} moved over.")
+            return redirect(url_for("players.player", player_id=player.id))
+        except rules.RuleError as refused:
+            db.session.rollback()
+            error = refusal(refused)
+    elif form.is_submitted():
+        error = (expired("merged") if "csrf_token" in form.errors
+                 else "Tap the entry to fold into this one.")
+    return render_template("players/merge.html", player=player, form=form,
+                           error=error), 422 if error else 200

@@ -89,3 +89,8 @@ def shot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def settled(page) -> None:
+    """Wait until the round form's preview has the server's answer for the last tap."""
+    page.wait_for_selector("#hand-form:not([data-previewing])", state="attached")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import settled, shot
 
 
 def start(page, taps, names, preset="House", start_chips=None):
@@ -88,6 +88,7 @@ def test_a_house_game_played_with_passes_through_to_a_bust(phone):
     # End of hand 1: Cy owes 5 for cards but has 2, so pays 2 and is out.
     taps.count = 0
     record(page, taps, "Ben", {"Ann": 1, "Cy": 5})
+    settled(page)
     preview = page.locator("[data-pot-preview]")
     assert "Cy pays 2" in preview.inner_text() and "out of the game" in preview.inner_text()
     assert "Ben takes the 8-chip pot" in preview.inner_text()
@@ -133,6 +134,7 @@ def test_a_jax_hand_with_a_king_held_penalty(phone):
     shot(page, "chips-jax-live-pot")
 
     record(page, taps, "Ben", {"Ann": (2, 1)})
+    settled(page)
     preview = page.locator("[data-pot-preview]").inner_text()
     assert "Ann pays 2" in preview and "Ben takes the 7-chip pot" in preview
     taps.tap("#save-hand")

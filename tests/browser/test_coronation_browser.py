@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper.rules.coronation import preview_deal
-from tests.browser.conftest import shot
+from tests.browser.conftest import settled, shot
 
 
 def start(page, taps, names=("Ann", "Ben"), deals_to_win=None):
@@ -27,7 +27,8 @@ def tap_deal(page, taps, corners, dragon):
 
 
 def deal_points(preview) -> dict[str, int]:
-    """Read the live preview's points for each player."""
+    """Read the live preview's points for each player, once the server has answered."""
+    settled(preview.page)
     sides = preview.locator(".side")
     return {sides.nth(i).locator(".who").inner_text(): int(sides.nth(i).locator(".points")
                                                            .inner_text())
@@ -56,6 +57,7 @@ def test_a_best_of_three_match_played_by_tapping_ends_with_the_deciding_class(ph
     tap_deal(page, taps, ["Ann", "Ben", "Ann", "Ann"], "Ann")
     preview = page.locator("#deal-preview")
     assert deal_points(preview) == {"Ann": 4, "Ben": 1}
+    settled(page)
     assert preview.locator(".deal-verdict").inner_text() == (
         "Ann wins the deal: an incredible victory.")
     shot(page, "coronation-record-deal")
@@ -68,6 +70,7 @@ def test_a_best_of_three_match_played_by_tapping_ends_with_the_deciding_class(ph
     # Deal 2: a corner left open, two all: a draw, and the start still alternates.
     taps.tap("#record-hand")
     tap_deal(page, taps, ["Ben", "Nobody", "Ann", "Ben"], "Ann")
+    settled(page)
     assert preview.locator(".deal-verdict").inner_text() == "A draw: nobody wins this deal."
     taps.tap("#save-hand")
     page.wait_for_selector("#deals-won")
@@ -88,6 +91,7 @@ def test_a_best_of_three_match_played_by_tapping_ends_with_the_deciding_class(ph
     # The deal that decides the match says so in its preview, then in the banner.
     taps.tap("#record-hand")
     tap_deal(page, taps, ["Ann", "Ben", "Ann", "Ben"], "Ann")
+    settled(page)
     assert preview.locator(".deal-verdict").inner_text() == (
         "Ann wins the deal: a normal victory, and the match!")
     taps.tap("#save-hand")
@@ -110,6 +114,7 @@ def test_an_untapped_corner_is_shown_at_its_row_and_the_taps_stay(phone):
         row = page.locator(f".deal-row[data-corner='{index}']")
         taps.tap(row.locator("label.tap").filter(has_text=who))
     taps.tap(page.locator(".deal-dragon label.tap").filter(has_text="Ben"))
+    settled(page)
     assert page.locator("#deal-preview .deal-verdict").inner_text() == "Ben leads so far"
     taps.tap("#save-hand")
     error = page.locator(".deal-row[data-corner='2'] .error")
@@ -154,5 +159,6 @@ def test_the_live_preview_scores_each_class_as_the_rules_do(phone):
         assert deal_points(preview) == expected["points"]
         assert preview.get_attribute("data-victory") == expected["victory"]
         if expected["deal_winner"]:
+            settled(page)
             assert preview.locator(".deal-verdict").inner_text().startswith(
                 f"{expected['deal_winner']} wins the deal: a")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import settled, shot
 
 
 def start(page, taps, names, target=None):
@@ -57,6 +57,7 @@ def test_three_players_play_by_tapping_to_the_winner_banner(phone):
     cy = page.locator(".player[data-name='Cy']")
     taps.tap(cy.locator(".taps.cards label.tap").filter(has_text="4").first)
     taps.tap(cy.locator(".taps.kings label.tap").filter(has_text="1"))
+    settled(page)
     assert cy.locator(".preview").inner_text() == "+13 → 18"
     shot(page, "penalty-record-hand")
     taps.tap("#save-hand")

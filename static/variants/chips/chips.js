@@ -2,7 +2,6 @@
    - Live pot: taps are posted in the background, in order, from a queue kept in
      localStorage, so a reload or a dropped connection loses nothing; each tap carries
      a once-only token, so sending one twice records it once.
-   - Record hand: a preview of what each player pays and who takes the pot.
    - New game: the chosen set's value of each setting is marked. */
 (function () {
   "use strict";
@@ -51,10 +50,9 @@
       var stack = row && $("[data-stack]", row);
       var pot = $("[data-pot]", panel);
       if (!stack || !pot) return;
-      var have = parseInt(stack.textContent, 10);
-      var paid = Math.min(item.chips, have);
-      stack.textContent = have - paid;
-      pot.textContent = parseInt(pot.textContent, 10) + paid;
+      // What the tap pays is put on its key by the server (data-pays).
+      stack.textContent = parseInt(stack.textContent, 10) - item.chips;
+      pot.textContent = parseInt(pot.textContent, 10) + item.chips;
       row.classList.add("pending");
       $(".pot", panel).classList.add("pending");
     };
@@ -134,7 +132,7 @@
       if (!undo) {
         var button = $("button", form);
         item.seat = $("input[name=player]", form).value;
-        item.chips = parseInt(button.dataset.chips, 10) || 0;
+        item.chips = parseInt(button.dataset.pays, 10) || 0;
         button.classList.add("hit");
         window.setTimeout(function () { button.classList.remove("hit"); }, 180);
         if (navigator.vibrate) navigator.vibrate(15);
@@ -165,90 +163,6 @@
     window.addEventListener("pageshow", function (e) { if (e.persisted) refresh(); });
     showQueued();
     flush();
-  }
-
-  /* ---- Record hand: who pays what, who takes the pot ------------------------------ */
-  var box = $("[data-pot-preview]");
-  var hand = $("#hand-form");
-  if (box && hand) {
-    var pv = JSON.parse(box.dataset.preview);
-    var list = $("[data-payments]", box);
-    var cardsOf = function (seat) {
-      var more = $("input[name=cards_more-" + seat + "]", hand);
-      if (more && more.value.trim()) return /^\d+$/.test(more.value.trim()) ? parseInt(more.value, 10) : null;
-      var c = $("input[name=cards-" + seat + "]:checked", hand);
-      return c ? parseInt(c.value, 10) : null;
-    };
-    var kingsOf = function (seat) {
-      var k = $("input[name=kings-" + seat + "]:checked", hand);
-      return k ? parseInt(k.value, 10) : 0;
-    };
-    var line = function (text, what, cls) {
-      var li = document.createElement("li");
-      if (cls) li.className = cls;
-      var a = document.createElement("span");
-      a.textContent = text;
-      li.appendChild(a);
-      if (what) { var b = document.createElement("span"); b.className = "what"; b.textContent = what; li.appendChild(b); }
-      list.appendChild(li);
-    };
-    var preview = function () {
-      var out = $("input[name=went_out]:checked", hand);
-      list.innerHTML = "";
-      var rows = $$(".player", hand);
-      rows.forEach(function (row) { $(".preview", row).textContent = ""; });
-      if (!out) { list.hidden = true; return; }
-      var held = {};
-      rows.forEach(function (row) {
-        var seat = row.dataset.seat;
-        held[row.dataset.name] = seat === out.value ? { cards: 0, kings: 0 }
-          : { cards: cardsOf(seat), kings: Math.min(kingsOf(seat), cardsOf(seat) || 0), seat: seat };
-      });
-      var winners;
-      if (out.value === "stalemate") {
-        var known = pv.players.filter(function (n) { return held[n] && held[n].cards !== null; });
-        if (known.length < pv.players.length) winners = null;
-        else {
-          var least = Math.min.apply(null, known.map(function (n) { return held[n].cards; }));
-          winners = pv.players.filter(function (n) { return held[n].cards === least; });
-        }
-      } else {
-        winners = [rows.filter(function (r) { return r.dataset.seat === out.value; })[0].dataset.name];
-      }
-      var pot = pv.pot;
-      var stacks = {};
-      pv.players.forEach(function (name) {
-        stacks[name] = pv.stacks[name];
-        if (winners && winners.indexOf(name) >= 0) return;
-        var h = held[name];
-        if (!h || h.cards === null) { line(name, "cards left?"); return; }
-        var owed = pv.card_chips * (h.cards - h.kings) + pv.king_chips * h.kings;
-        var paid = Math.min(owed, stacks[name]);
-        stacks[name] -= paid;
-        pot += paid;
-        var what = paid < owed ? "all " + (stacks[name] + paid) + " left, of " + owed + " owed" : "";
-        if (!pv.reset && stacks[name] === 0) what = (what ? what + " · " : "") + "out of the game";
-        line(name + " pays " + paid, what);
-        var shown = $('.player[data-name="' + name + '"] .preview', hand);
-        if (shown) shown.textContent = "pays " + paid + (pv.reset ? "" : " → " + stacks[name]);
-      });
-      if (winners) {
-        var order = pv.order.filter(function (n) { return winners.indexOf(n) >= 0; });
-        var share = Math.floor(pot / order.length);
-        var odd = pot - share * order.length;
-        var parts = order.map(function (n, i) { return n + " " + (share + (i < odd ? 1 : 0)); });
-        if (order.length === 1) line(order[0] + " takes the " + pot + "-chip pot", "", "takes");
-        else line(order.join(" & ") + " split the " + pot + "-chip pot", parts.join(", "), "takes");
-        order.forEach(function (n, i) {
-          var shown = $('.player[data-name="' + n + '"] .preview', hand);
-          if (shown) shown.textContent = "takes " + (share + (i < odd ? 1 : 0));
-        });
-      }
-      list.hidden = false;
-    };
-    hand.addEventListener("change", preview);
-    hand.addEventListener("input", preview);
-    preview();
   }
 
   /* ---- New game: mark the chosen set's value of each chips setting ----------------- */

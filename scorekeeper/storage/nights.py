@@ -8,16 +8,13 @@ day (an imported game log) joins the night of that day, never tonight's.
 from __future__ import annotations
 
 import unicodedata
-from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from sqlalchemy import extract, func, or_, select
 
-from . import rules
-from .extensions import db
-from .models import Event, Game, HandEntry, Night, Player, Round, Seat
+from .. import rules
+from ..extensions import db
+from ..models import Game, Night, Round
 
 NIGHT_GAP = timedelta(hours=12)
 NAME_MAX = 80
@@ -82,11 +79,6 @@ def night_on(day: date) -> Night:
         night = Night(started_at=start)
         db.session.add(night)
     return night
-
-
-def label(night: Night) -> str:
-    """Return what a night is called: its name, else its date, e.g. "Sat 21 Nov 2026"."""
-    return night.name or night.started_at.strftime("%a %d %b %Y")
 
 
 def _clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str | None:
@@ -169,95 +161,3 @@ def year_pages(per_page: int) -> list[tuple[int, int]]:
         pages.append((int(value), before // per_page + 1))
         before += count
     return pages
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One game of a night as history shows it: the game, what was entered, its result."""
-
-    game: Game
-    core: rules.Game
-    result: rules.GameResult
-
-
-@dataclass(frozen=True)
-class NightSummary:
-    """A night as the history list shows it."""
-
-    night: Night
-    players: tuple[str, ...]
-    games: tuple[Standing, ...]
-    wins: tuple[tuple[str, int], ...]  # (name, games won), most first
-    unfinished: int
-
-
-def summarise(night: Night) -> NightSummary:
-    """Return a night's players (in order of first seat), games with results, and who won."""
-    return summarise_all([night])[0]
-
-
-def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
-    """Return the summaries of several nights, reading all their games at once."""
-    cores = core_games([game for night in shown for game in night.games])
-    return [summary_of(night, [Standing(game, cores[game.id], rules.play(cores[game.id]))
-                               for game in night.games]) for night in shown]
-
-
-def core_games(games: Sequence[Game]) -> dict[int, rules.Game]:
-    """Return the rules' view of many stored games, read as plain rows in four queries.
-
-    The same games store.core_game builds one by one, without an object per hand:
-    a page of history holds thousands of hands.
-    """
-    ids = [game.id for game in games]
-    if not ids:
-        return {}
-    names: dict[int, dict[int, str]] = defaultdict(dict)  # game -> player id -> name
-    for game_id, player_id, name in db.session.execute(
-            select(Seat.game_id, Seat.player_id, Player.name).join(Player)
-            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
-        names[game_id][player_id] = name
-    hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
-    for round_id, game_id, player_id, cards, kings in db.session.execute(
-            select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
-                   HandEntry.kings).join(Round).where(Round.game_id.in_(ids))
-            .order_by(HandEntry.id)):
-        hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
-    events: dict[tuple[int, int], list[rules.Event]] = defaultdict(list)
-    for game_id, number, player_id, kind in db.session.execute(
-            select(Event.game_id, Event.hand_number, Event.player_id, Event.kind)
-            .where(Event.game_id.in_(ids)).order_by(Event.game_id, Event.hand_number, Event.seq)):
-        events[(game_id, number)].append(rules.Event(names[game_id][player_id], kind))
-    rounds: dict[int, list[rules.Round]] = defaultdict(list)
-    for round_id, game_id, number, went_out, corners, dragon in db.session.execute(
-            select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
-                   Round.dragon_id).where(Round.game_id.in_(ids))
-            .order_by(Round.game_id, Round.number)):
-        who = names[game_id]
-        rounds[game_id].append(rules.Round(
-            went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),
-            events=tuple(events.get((game_id, number), ())),
-            corners=tuple(who.get(pid) if pid else None for pid in (corners or ())),
-            dragon=who.get(dragon) if dragon else None))
-    cores = {}
-    for game in games:
-        players = tuple(names[game.id].values())
-        cores[game.id] = rules.Game(game.variant, players, players[game.first_dealer_seat],
-                                    game.settings, tuple(rounds[game.id]), game.ended)
-    return cores
-
-
-def summary_of(night: Night, standings: Sequence[Standing]) -> NightSummary:
-    """Return the summary of a night whose games' results are known."""
-    players: dict[str, None] = {}
-    wins: Counter[str] = Counter()
-    unfinished = 0
-    for standing in standings:
-        players.update(dict.fromkeys(standing.core.players))
-        if standing.result.over:
-            wins.update(standing.result.winners)
-        else:
-            unfinished += 1
-    order = list(players)
-    ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
-    return NightSummary(night, tuple(players), tuple(standings), tuple(ranked), unfinished)

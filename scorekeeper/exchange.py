@@ -1,0 +1,34 @@
+"""Game logs in and out of storage: export a stored game, import a log as a new game."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import gamelog, rules
+from .models import Game
+from .storage import Loaded, create_game
+
+
+def export_document(game: Loaded) -> dict[str, Any]:
+    """Return a stored game's log."""
+    return gamelog.render(game.core, game.played_on, game.result)
+
+
+def export_text(game: Loaded) -> str:
+    """Return a stored game's log as the text of its file."""
+    return json.dumps(export_document(game), indent=2, ensure_ascii=False) + "\n"
+
+
+def import_text(text: str) -> Game:
+    """Check a game-log text and store it as a new game (not committed); raise RuleError."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise rules.RuleError(f"this is not JSON: {error.msg} at line {error.lineno}, "
+                              f"column {error.colno}") from None
+    parsed = gamelog.parse(doc)
+    core = parsed.game
+    return create_game(core.variant, dict(core.settings), list(core.players),
+                       core.players.index(core.first_dealer), parsed.played_on,
+                       rounds=core.rounds, ended=core.ended)

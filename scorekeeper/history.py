@@ -1,0 +1,53 @@
+"""History as the pages show it: what a night is called, and each night's games summed up."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .models import Night
+from .storage import Loaded, read_games
+
+
+def label(night: Night) -> str:
+    """Return what a night is called: its name, else its date, e.g. "Sat 21 Nov 2026"."""
+    return night.name or night.started_at.strftime("%a %d %b %Y")
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """A night as the history list shows it."""
+
+    night: Night
+    players: tuple[str, ...]
+    games: tuple[Loaded, ...]
+    wins: tuple[tuple[str, int], ...]  # (name, games won), most first
+    unfinished: int
+
+
+def summarise(night: Night) -> NightSummary:
+    """Return a night's players (in order of first seat), games with results, and who won."""
+    return summarise_all([night])[0]
+
+
+def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
+    """Return the summaries of several nights, reading all their games at once."""
+    loaded = read_games(game.id for night in shown for game in night.games)
+    return [summary_of(night, [loaded[game.id] for game in night.games]) for night in shown]
+
+
+def summary_of(night: Night, games: Sequence[Loaded]) -> NightSummary:
+    """Return the summary of a night whose games are read."""
+    players: dict[str, None] = {}
+    wins: Counter[str] = Counter()
+    unfinished = 0
+    for game in games:
+        players.update(dict.fromkeys(game.players))
+        if game.result.over:
+            wins.update(game.result.winners)
+        else:
+            unfinished += 1
+    order = list(players)
+    ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
+    return NightSummary(night, tuple(players), tuple(games), tuple(ranked), unfinished)

@@ -1,0 +1,109 @@
+"""The roster in storage: names cleaned and matched, players added, renamed and merged."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from .. import rules
+from ..extensions import db
+from ..models import Event, Game, HandEntry, Player, Round, Seat
+
+NAME_MAX = 40
+JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
+
+
+def clean_name(raw: Any, field: str = "players") -> str:
+    """Return a player's name trimmed and normalised, or raise RuleError naming the field."""
+    if not isinstance(raw, str):
+        raise rules.RuleError("a name must be text", field)
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not name:
+        raise rules.RuleError("a name cannot be empty", field)
+    # The key folds case ("ß" -> "ss"), and it must fit its column too.
+    if len(name) > NAME_MAX or len(name.casefold()) > NAME_MAX:
+        raise rules.RuleError(f"a name can be at most {NAME_MAX} characters", field)
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in JOINERS:
+            raise rules.RuleError(
+                f"a name cannot hold U+{ord(ch):04X}, a character that cannot be shown", field)
+    return name
+
+
+def name_key(name: str) -> str:
+    """Return the key two names share when they differ only by case or spacing."""
+    return clean_name(name).casefold()
+
+
+def find_player(name: str) -> Player | None:
+    """Return the roster player with this name, whatever its case."""
+    return db.session.scalar(select(Player).where(Player.name_key == name_key(name)))
+
+
+def player_for(name: str) -> Player:
+    """Return the roster player with this name, adding them to the roster if new."""
+    player = find_player(name)
+    if player is None:
+        player = Player(name=clean_name(name), name_key=name_key(name))
+        db.session.add(player)
+        db.session.flush()
+    return player
+
+
+def roster() -> list[Player]:
+    """Return every player on the roster, by name."""
+    return list(db.session.scalars(select(Player).order_by(Player.name_key)))
+
+
+def rename(player: Player, raw: str) -> None:
+    """Give a player a new name, which no one else on the roster may have in any case."""
+    name = clean_name(raw, "name")
+    key = name_key(name)
+    other = db.session.scalar(select(Player).where(Player.name_key == key, Player.id != player.id))
+    if other is not None:
+        raise rules.RuleError(f"“{other.name}” is already on the roster. If they are the same "
+                              "person, merge the two entries instead.", "name")
+    player.name, player.name_key = name, key
+    db.session.flush()
+
+
+def shared_games(one: Player, other: Player) -> list[int]:
+    """Return the ids of the games both players sat in."""
+    theirs = select(Seat.game_id).where(Seat.player_id == other.id)
+    return list(db.session.scalars(
+        select(Game.id).join(Seat).where(Seat.player_id == one.id, Game.id.in_(theirs))
+        .order_by(Game.id)))
+
+
+def games_of(player: Player) -> int:
+    """Return how many games a player sat in, finished or not."""
+    return db.session.scalar(select(func.count()).where(Seat.player_id == player.id)) or 0
+
+
+def merge(keeper: Player, duplicate: Player) -> int:
+    """Fold a duplicate roster entry into `keeper`: every seat, hand, event and corner moves
+    over and the duplicate goes. Return how many games moved."""
+    if keeper.id == duplicate.id:
+        raise rules.RuleError("pick another entry than this player", "other")
+    together = shared_games(keeper, duplicate)
+    if together:
+        which = ", ".join(f"game {game_id}" for game_id in together[:3])
+        raise rules.RuleError(
+            f"{keeper.name} and {duplicate.name} both sat in {which}, so they are two "
+            "different people; nothing was merged.", "other")
+    moved = list(db.session.scalars(select(Seat.game_id).where(Seat.player_id == duplicate.id)))
+    for model, column in ((Seat, Seat.player_id), (HandEntry, HandEntry.player_id),
+                          (Event, Event.player_id), (Round, Round.went_out_id),
+                          (Round, Round.dragon_id)):
+        db.session.execute(update(model).where(column == duplicate.id)
+                           .values({column.key: keeper.id}))
+    # Corners are a JSON list of player ids, so they are rewritten in Python.
+    for row in db.session.scalars(select(Round).where(Round.game_id.in_(moved))):
+        if duplicate.id in (row.corners or ()):
+            row.corners = [keeper.id if pid == duplicate.id else pid for pid in row.corners]
+    db.session.delete(duplicate)
+    db.session.flush()
+    db.session.expire_all()
+    return len(moved)

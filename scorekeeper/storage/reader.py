@@ -1,0 +1,162 @@
+"""The one reader: stored rows into the rules' Game, for one game or many, in five queries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cached_property
+from typing import Any
+
+from sqlalchemy import select
+
+from .. import rules
+from ..extensions import db
+from ..models import Event, Game, HandEntry, Player, Round, Seat
+
+BATCH = 500  # ids in one IN (...): well inside every database's limit
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A stored chips event of the hand in progress: its id (for undo), who, what."""
+
+    id: int
+    player: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A stored game as the rules see it, with what only storage keeps beside it."""
+
+    id: int
+    core: rules.Game
+    player_ids: tuple[int, ...]  # in seat order
+    played_on: date
+    created_at: datetime
+    updated_at: datetime
+    night_id: int | None
+    recorded_at: tuple[datetime, ...]  # when each round was recorded
+    round_changed_at: tuple[datetime, ...]  # when each round was last changed
+    waiting: tuple[Tap, ...]  # chips events of the hand in progress
+
+    @cached_property
+    def result(self) -> rules.GameResult:
+        """Return where the game stands, replayed once however often it is asked."""
+        return rules.play(self.core)
+
+    @property
+    def variant(self) -> str:
+        """Return the variant's name."""
+        return self.core.variant
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Return the players' names in seat order."""
+        return self.core.players
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Return each seated player's name by id."""
+        return dict(zip(self.player_ids, self.core.players))
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """Return each seated player's id by name."""
+        return dict(zip(self.core.players, self.player_ids))
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Return the game's settings as stored."""
+        return dict(self.core.settings)
+
+    @property
+    def ended(self) -> bool:
+        """Tell whether the game was ended by hand."""
+        return self.core.ended
+
+    @property
+    def next_number(self) -> int:
+        """Return the number of the round to be played next."""
+        return len(self.core.rounds) + 1
+
+    def waiting_events(self) -> tuple[rules.Event, ...]:
+        """Return the events of the hand in progress as the rules see them."""
+        return tuple(rules.Event(tap.player, tap.kind) for tap in self.waiting)
+
+    def with_rounds(self, rounds: Sequence[rules.Round], ended: bool | None = None) -> rules.Game:
+        """Return the rules' game with other rounds (a round added or changed), not stored."""
+        core = self.core
+        return rules.Game(core.variant, core.players, core.first_dealer, core.settings,
+                          tuple(rounds), core.ended if ended is None else ended)
+
+
+def read_game(game_id: int) -> Loaded | None:
+    """Return one stored game, or None when there is none with this id."""
+    return read_games([game_id]).get(game_id)
+
+
+def read_games(ids: Iterable[int]) -> dict[int, Loaded]:
+    """Return stored games by id, read as plain rows in five queries per batch of ids."""
+    ids = list(dict.fromkeys(ids))
+    loaded: dict[int, Loaded] = {}
+    for start in range(0, len(ids), BATCH):
+        loaded.update(_read_batch(ids[start:start + BATCH]))
+    return loaded
+
+
+def _read_batch(ids: list[int]) -> dict[int, Loaded]:
+    """Return one batch of games."""
+    if not ids:
+        return {}
+    games = db.session.execute(
+        select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
+               Game.ended, Game.night_id, Game.created_at, Game.updated_at)
+        .where(Game.id.in_(ids))).all()
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for game_id, player_id, name in db.session.execute(
+            select(Seat.game_id, Seat.player_id, Player.name).join(Player)
+            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
+        seats[game_id].append((player_id, name))
+    names = {game_id: dict(rows) for game_id, rows in seats.items()}
+    hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
+    for round_id, game_id, player_id, cards, kings in db.session.execute(
+            select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
+                   HandEntry.kings).join(Round).where(Round.game_id.in_(ids))
+            .order_by(HandEntry.id)):
+        hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
+    events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
+    for event_id, game_id, number, player_id, kind in db.session.execute(
+            select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
+            .where(Event.game_id.in_(ids)).order_by(Event.game_id, Event.hand_number, Event.seq)):
+        events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
+    rounds: dict[int, list[tuple[rules.Round, datetime, datetime]]] = defaultdict(list)
+    for (round_id, game_id, number, went_out, corners, dragon, created,
+         updated) in db.session.execute(
+            select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
+                   Round.dragon_id, Round.created_at, Round.updated_at)
+            .where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)):
+        who = names[game_id]
+        entry = rules.Round(
+            went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),
+            events=tuple(rules.Event(tap.player, tap.kind)
+                         for tap in events.get((game_id, number), ())),
+            corners=tuple(who.get(pid) if pid else None for pid in (corners or ())),
+            dragon=who.get(dragon) if dragon else None)
+        rounds[game_id].append((entry, created, updated))
+    loaded = {}
+    for row in games:
+        players = tuple(name for _, name in seats[row.id])
+        played = rounds[row.id]
+        first_dealer = players[row.first_dealer_seat] if players else ""
+        core = rules.Game(row.variant, players, first_dealer, row.settings,
+                          tuple(entry for entry, _, _ in played), row.ended)
+        loaded[row.id] = Loaded(
+            id=row.id, core=core, player_ids=tuple(pid for pid, _ in seats[row.id]),
+            played_on=row.played_on, created_at=row.created_at, updated_at=row.updated_at,
+            night_id=row.night_id, recorded_at=tuple(created for _, created, _ in played),
+            round_changed_at=tuple(updated for _, _, updated in played),
+            waiting=tuple(events.get((row.id, len(played) + 1), ())))
+    return loaded

@@ -1,0 +1,229 @@
+"""The one writer: new games, rounds and events, for recording, editing, import and restore.
+
+Every write is checked by the rules first, on the game as it would stand after it, so
+nothing the rules refuse is ever stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from ..extensions import db
+from ..models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
+from . import nights
+from .players import clean_name, player_for
+from .reader import Loaded, Tap
+
+
+class Conflict(rules.RuleError):
+    """The game moved on since the form was opened (another phone saved first)."""
+
+
+def _hands(entry: rules.Round, ids: Mapping[str, int],
+           old: Mapping[int, HandEntry] | None = None) -> list[HandEntry]:
+    """Return the rows of what each player held; the one who went out with nothing is left out."""
+    rows = []
+    for name, hand in entry.hands.items():
+        if name != entry.went_out or hand.cards:
+            # Reuse a player's row: a new one would be inserted before the old one is
+            # deleted, and (round, player) is unique.
+            row = (old or {}).get(ids[name]) or HandEntry(player_id=ids[name])
+            row.cards, row.kings = hand.cards, hand.kings
+            rows.append(row)
+    return rows
+
+
+def _fill(row: Round, entry: rules.Round, ids: Mapping[str, int]) -> Round:
+    """Copy what was entered into a stored round."""
+    row.went_out_id = ids[entry.went_out] if entry.went_out else None
+    row.corners = [ids[name] if name else None for name in entry.corners] or None
+    row.dragon_id = ids[entry.dragon] if entry.dragon else None
+    row.hands = _hands(entry, ids, {h.player_id: h for h in row.hands})
+    return row
+
+
+def _events(number: int, events: Sequence[rules.Event], ids: Mapping[str, int],
+            first_seq: int = 0) -> list[Event]:
+    """Return the rows of a hand's events, in the order they happened."""
+    return [Event(hand_number=number, seq=seq, player_id=ids[e.player], kind=e.kind)
+            for seq, e in enumerate(events, start=first_seq)]
+
+
+def touch(game_id: int) -> None:
+    """Mark a game changed now ("recent games" go by it)."""
+    db.session.execute(update(Game).where(Game.id == game_id).values(updated_at=table_time()))
+
+
+def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
+             created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
+             waiting: Sequence[rules.Event] = ()) -> Game:
+    """Store a checked game whole: seats, rounds with their events, the hand in progress."""
+    ids = {name: player.id for name, player in zip(core.players, players)}
+    created = created_at or table_time()
+    game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
+                first_dealer_seat=core.players.index(core.first_dealer) if core.players else 0,
+                night=night, played_on=played_on, created_at=created)
+    game.seats = [Seat(seat=i, player_id=p.id) for i, p in enumerate(players)]
+    for number, rnd in enumerate(core.rounds, start=1):
+        at = recorded_at[number - 1] if recorded_at else created
+        game.rounds.append(_fill(Round(number=number, created_at=at, updated_at=at, hands=[]),
+                                 rnd, ids))
+        game.events.extend(_events(number, rnd.events, ids))
+    game.events.extend(_events(len(core.rounds) + 1, waiting, ids))
+    # The last change the game knows of; "recent games" lists go by it.
+    game.updated_at = max([created] + [row.created_at for row in game.rounds])
+    db.session.add(game)
+    db.session.flush()
+    return game
+
+
+def create_game(variant: str, settings: dict[str, Any], names: list[str], first_dealer_seat: int,
+                played_on: date | None = None, rounds: Sequence[rules.Round] = (),
+                ended: bool = False) -> Game:
+    """Check and add a new game (or an imported one) to tonight's night; not committed."""
+    spec = rules.get_variant(variant)
+    resolved = spec.resolve_settings(settings)
+    cleaned = [clean_name(name, f"players[{i}]") for i, name in enumerate(names)]
+    if not 0 <= first_dealer_seat < max(len(cleaned), 1):
+        raise rules.RuleError("the first dealer must be one of the players", "first_dealer")
+    core = rules.Game(variant, tuple(cleaned), cleaned[first_dealer_seat] if cleaned else "",
+                      resolved, tuple(rounds), ended)
+    rules.play(core)
+    # Seat by seat: a roster name may differ in case from the one typed.
+    players = [player_for(name) for name in cleaned]
+    now = table_time()
+    played_on = played_on or now.date()
+    return add_game(core, players, played_on=played_on, night=nights.night_for(now, played_on))
+
+
+def round_with_token(token: str | None) -> Round | None:
+    """Return the round a record-hand form with this once-only token saved, if any."""
+    return db.session.scalar(select(Round).where(Round.token == token)) if token else None
+
+
+def _taken(number: int) -> Conflict:
+    """Return the refusal of a hand another phone recorded first."""
+    return Conflict(f"hand {number} has been recorded already (from another phone?): "
+                    "check the scoreboard", "number")
+
+
+def record_round(game: Loaded, number: int, entry: rules.Round, token: str | None) -> Round:
+    """Check and store the next round; a token seen before returns the round it saved."""
+    seen = round_with_token(token)
+    if seen is not None:
+        return seen
+    if game.ended:
+        raise Conflict("this game was ended; reopen it to record another hand", "number")
+    if number != game.next_number:
+        raise _taken(number)
+    entry = rules.Round(entry.went_out, entry.hands, game.waiting_events(), entry.corners,
+                        entry.dragon)
+    rules.play(game.with_rounds(game.core.rounds + (entry,)))
+    row = _fill(Round(game_id=game.id, number=number, token=token or None, hands=[]), entry,
+                game.ids)
+    db.session.add(row)
+    touch(game.id)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise _taken(number) from None
+    return row
+
+
+def edit_round(game: Loaded, number: int, entry: rules.Round) -> Round:
+    """Check and store a changed past round; totals after it are recomputed when read."""
+    if not 1 <= number < game.next_number:
+        raise Conflict(f"there is no hand {number} in this game", "number")
+    rounds = list(game.core.rounds)
+    entry = rules.Round(entry.went_out, entry.hands, rounds[number - 1].events, entry.corners,
+                        entry.dragon)
+    rounds[number - 1] = entry
+    rules.play(game.with_rounds(rounds))
+    row = db.session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number)
+                            .options(selectinload(Round.hands)))
+    _fill(row, entry, game.ids)
+    row.updated_at = table_time()
+    touch(game.id)
+    return row
+
+
+def delete_last_round(game: Loaded) -> int | None:
+    """Delete the last round and its events; return its number, or None if there was none."""
+    number = len(game.core.rounds)
+    if not number:
+        return None
+    row = db.session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
+    db.session.delete(row)
+    # Taps of the hand after it go too: they would otherwise land in the re-entered hand.
+    db.session.execute(delete(Event).where(Event.game_id == game.id,
+                                           Event.hand_number >= number))
+    touch(game.id)
+    return number
+
+
+def set_ended(game: Loaded, ended: bool) -> None:
+    """End a game by hand (the best totals win now), or undo that."""
+    db.session.execute(update(Game).where(Game.id == game.id).values(ended=ended))
+    touch(game.id)
+
+
+def _check_number(game: Loaded, number: int) -> None:
+    """Refuse a tap meant for a hand that is no longer the one in progress."""
+    if number != game.next_number:
+        raise Conflict(f"hand {number} is not being played now (hand {game.next_number} is, "
+                       "saved from another phone?), so this tap was not recorded", "number")
+
+
+def event_with_token(token: str | None) -> Event | None:
+    """Return the event a tap with this once-only token saved, if any."""
+    return db.session.scalar(select(Event).where(Event.token == token)) if token else None
+
+
+def add_tap(game: Loaded, number: int, player: str, kind: str, token: str | None) -> Event:
+    """Check and store one event of the hand in progress; a token seen before changes nothing."""
+    seen = event_with_token(token)
+    if seen is not None:
+        return seen
+    _check_number(game, number)
+    events = game.waiting_events() + (rules.Event(player, kind),)
+    try:
+        rules.get_variant(game.variant).live(game.core, events)
+    except rules.RuleError as error:
+        field = (error.field or "").split(".")[-1]
+        raise rules.RuleError(error.message, field if field in ("kind", "player") else "events",
+                              number) from None
+    seq = db.session.scalar(select(Event.seq).where(Event.game_id == game.id,
+                                                    Event.hand_number == number)
+                            .order_by(Event.seq.desc()).limit(1))
+    row = Event(game_id=game.id, hand_number=number, seq=0 if seq is None else seq + 1,
+                player_id=game.ids[player], kind=kind, token=token or None)
+    db.session.add(row)
+    touch(game.id)
+    db.session.flush()
+    return row
+
+
+def undo_tap(game: Loaded, number: int, event_id: int | None) -> Tap | None:
+    """Remove the last event of the hand in progress; None when it was undone already.
+
+    `event_id` is the event the undo button showed, so a double tap undoes only one.
+    """
+    _check_number(game, number)
+    taps = game.waiting
+    if not taps or (event_id is not None and all(tap.id != event_id for tap in taps)):
+        return None
+    last = taps[-1]
+    if event_id is not None and last.id != event_id:
+        raise Conflict("someone tapped since (another phone?), so nothing was undone: "
+                       "check the last tap and undo again", "undo")
+    db.session.execute(delete(Event).where(Event.id == last.id))
+    touch(game.id)
+    return last

@@ -1,0 +1,231 @@
+"""What every variant's home offers, with the defaults a variant changes only where it differs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import rules
+from ..words import plural
+
+STALEMATE = "stalemate"
+NOBODY = "none"
+
+
+@dataclass
+class Errors:
+    """Messages keyed by form input name; `general` for the form as a whole."""
+
+    by_input: dict[str, str] = field(default_factory=dict)
+
+    def add(self, name: str, message: str) -> None:
+        """Keep the first message for an input."""
+        self.by_input.setdefault(name, message)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_input)
+
+
+def parse_count(raw: str | None) -> int | None | str:
+    """Return a typed count as int, None when blank, or the text when it is not a count."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    if re.fullmatch(r"[0-9]{1,9}", text):
+        return int(text)
+    return text
+
+
+def read_count(form: Mapping[str, str], name: str, label: str, errors: Errors) -> int | None:
+    """Return a whole, non-negative count from the form, noting an error for anything else."""
+    value = parse_count(form.get(name))
+    if isinstance(value, str):
+        what = "cannot be negative" if re.fullmatch(r"-\d+", value) else "must be a whole number"
+        if re.fullmatch(r"[0-9]+", value):
+            what = "is far too big"
+        errors.add(name, f"{label} {what} (you typed “{value}”)")
+        return None
+    return value
+
+
+def read_seat(raw: str | None, players: Sequence[str]) -> str | None:
+    """Return the player a tapped seat number names, or None when it names nobody seated."""
+    text = (raw or "").strip()
+    if re.fullmatch(r"[0-9]{1,2}", text) and int(text) < len(players):
+        return players[int(text)]
+    return None
+
+
+def seat_of(players: Sequence[str], name: str | None, nobody: str = NOBODY) -> str:
+    """Return a player's seat number as the form posts it, or `nobody`."""
+    return nobody if name is None else str(players.index(name))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A round as a form described it, with what could not be read."""
+
+    round: rules.Round
+    errors: Errors
+
+
+@dataclass(frozen=True)
+class FactLine:
+    """One line of a player's hand-by-hand statistics, shown when its `needs` fact is not 0.
+
+    `show(facts)` returns (figure, note, tone); tone is "good", "bad" or "".
+    """
+
+    key: str
+    label: str
+    needs: str
+    show: Callable[[Mapping[str, int]], tuple[str, str, str]]
+
+
+class Home:
+    """A variant's home: its words, forms, view-models, exports and statistics."""
+
+    rules: rules.Variant
+    round_word = "hand"
+    csv_columns: tuple[str, ...] = ()
+    round_keys: frozenset[str] = frozenset({"went_out", "hands"})  # what a logged round holds
+    round_contents = "who went out and the cards left"  # the same, in words
+    result_keys: tuple[str, ...] = ()  # what the game log's result adds to each round
+    fact_lines: tuple[FactLine, ...] = ()
+    assets: tuple[str, ...] = ()  # static files its pages load
+    has_live = False  # a panel of the hand in progress on the scoreboard
+
+    # -- who it is -------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """Return the variant's name, as stored and in the game log."""
+        return self.rules.name
+
+    @property
+    def label(self) -> str:
+        """Return the variant's name as the table says it."""
+        return self.rules.label
+
+    def template(self, part: str) -> list[str]:
+        """Return where a page part is: this variant's own, else the shared one."""
+        return [f"variants/{self.name}/{part}.html", f"variants/{part}.html"]
+
+    # -- words -----------------------------------------------------------------------
+    def word(self, count: int | None = None) -> str:
+        """Return what a round is called: "hand", or "hands" for a count other than one."""
+        return self.round_word if count is None or count == 1 else self.round_word + "s"
+
+    def rounds(self, count: int) -> str:
+        """Return a count of rounds in words: "1 hand", "3 deals"."""
+        return plural(count, self.round_word)
+
+    def summary(self, settings: Mapping[str, Any]) -> str:
+        """Return the game's settings in a few words."""
+        return ""
+
+    def unit(self, settings: Mapping[str, Any]) -> str:
+        """Return what a total counts, short: "pts"."""
+        return "pts"
+
+    def totals_label(self, settings: Mapping[str, Any]) -> str:
+        """Return what a total counts, as a chart's heading says it."""
+        return "Total"
+
+    def target(self, settings: Mapping[str, Any]) -> int | None:
+        """Return the total that ends the game, if there is one."""
+        return settings.get("target")
+
+    def chart_start(self, core: rules.Game, result: rules.GameResult) -> dict[str, int]:
+        """Return each player's total before the first round."""
+        return {name: 0 for name in core.players}
+
+    # -- the round form ----------------------------------------------------------------
+    def read_round(self, form: Mapping[str, str], players: Sequence[str],
+                   errors: Errors, sits_out: Sequence[str] = ()) -> rules.Round:
+        """Return the round a posted form describes; note unreadable inputs in `errors`."""
+        raise NotImplementedError
+
+    def round_values(self, players: Sequence[str], rnd: rules.Round) -> dict[str, str]:
+        """Return a stored round as the form's inputs, so a correction opens filled in."""
+        raise NotImplementedError
+
+    def input_for(self, error: rules.RuleError, players: Sequence[str]) -> str:
+        """Return the form input a rules error belongs to."""
+        parts = (error.field or "").split(".")
+        if parts[0] == "hands" and len(parts) == 3 and parts[1] in players:
+            return f"{parts[2]}-{players.index(parts[1])}"
+        if parts[0].startswith("corners["):
+            return "corner-" + parts[0][len("corners["):-1]
+        return parts[0] or "general"
+
+    def sitting_out(self, game, number: int) -> tuple[str, ...]:
+        """Return who takes no part in round `number` (nobody, unless the variant says)."""
+        return ()
+
+    def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
+        """Return what the round form shows beyond the inputs."""
+        result = game.result
+        dealer = result.rounds[number - 1].dealer if editing else result.next_dealer
+        first = result.rounds[number - 1].first_player if editing else result.next_first_player
+        return {"dealer": dealer, "first_player": first,
+                "sits_out": self.sitting_out(game, number)}
+
+    def preview(self, game, number: int, entry: Entry) -> dict[str, Any]:
+        """Return what the round form's preview shows for what is tapped so far."""
+        return {}
+
+    # -- the scoreboard ---------------------------------------------------------------
+    def standings(self, game) -> list[dict[str, Any]]:
+        """Return the standings: each player's place, total and how they stand."""
+        result = game.result
+        rows = []
+        for place, name in enumerate(result.ranking, start=1):
+            rows.append({"name": name, "place": place, "total": result.totals[name],
+                         "lead": place == 1 and not result.over and bool(result.rounds),
+                         "won": name in result.winners, "out": name in result.out,
+                         "note": self.standing_note(game, name)})
+        return rows
+
+    def standing_note(self, game, name: str) -> str:
+        """Return what is said beside a player's total, e.g. "5 to go"."""
+        return ""
+
+    def scoreboard(self, game) -> dict[str, Any]:
+        """Return what this variant's part of the scoreboard shows."""
+        return {"standings": self.standings(game)}
+
+    def banner_note(self, game) -> tuple[str, str] | None:
+        """Return a line for the winner's banner and its data value, if the variant has one."""
+        return None
+
+    def live(self, game) -> dict[str, Any] | None:
+        """Return the panel of the hand in progress, or None."""
+        return None
+
+    # -- reports ----------------------------------------------------------------------
+    def took_part(self, core: rules.Game, rnd: rules.Round) -> list[str]:
+        """Return who played a round, in seat order."""
+        return list(core.players)
+
+    def csv_cells(self, core: rules.Game, rnd: rules.Round, done: rules.RoundResult,
+                  name: str) -> dict[str, Any]:
+        """Return one player's row of a round in the CSV, under the shared columns and its own."""
+        raise NotImplementedError
+
+    def facts(self, name: str, rnd: rules.Round, done: rules.RoundResult) -> dict[str, int]:
+        """Return what one round adds to a player's hand-by-hand statistics."""
+        return {}
+
+    def render_round(self, core: rules.Game, rnd: rules.Round) -> dict[str, Any]:
+        """Return one round as the game log writes it."""
+        raise NotImplementedError
+
+    def check_round_keys(self, raw: Mapping[str, Any]) -> None:
+        """Refuse what a logged round of this variant cannot hold (it could never be exported)."""
+        for key, value in raw.items():
+            if value and key not in self.round_keys:
+                raise rules.RuleError(
+                    f"a {self.label.lower()} {self.round_word} records {self.round_contents}, "
+                    f"not {key}", key)

@@ -1,0 +1,127 @@
+"""A round of cards left in hand: who went out, what everyone else held (penalty, chips, ...).
+
+A home whose round is cards left in hand builds on `CardsHome`: the form, its refill,
+the shared CSV columns, the game log's round and the kings-left statistics line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .. import rules
+from ..rules.hands import fewest_cards
+from ..words import plural
+from .base import STALEMATE, Errors, FactLine, Home, read_count, read_seat
+
+CARD_BUTTONS = tuple(range(1, 11))  # 1-10 one tap away; more is typed
+KING_BUTTONS = (0, 1, 2, 3, 4)
+
+KINGS_LEFT = FactLine(
+    "kings_left", "Kings left in hand", "card_hands",
+    lambda f: (str(f["kings_left"]), f"in {plural(f['card_hands'], 'hand')}", ""))
+
+
+def _tapped_for(form: Mapping[str, str], seat: int) -> bool:
+    """Tell whether cards or kings were entered for a seat."""
+    return any(read_count(form, f"{kind}-{seat}", "", Errors()) not in (None, 0)
+               for kind in ("cards", "cards_more", "kings"))
+
+
+def read_hand(form: Mapping[str, str], players: Sequence[str], errors: Errors,
+              sits_out: Sequence[str] = ()) -> rules.Round:
+    """Return the round a record-hand form describes; note unreadable inputs in `errors`."""
+    raw = (form.get("went_out") or "").strip()
+    went_out = None
+    if raw != STALEMATE:
+        went_out = read_seat(raw, players)
+        if went_out is None:
+            errors.add("went_out", "Tap who went out, or Nobody (stalemate)")
+    hands = {}
+    for seat, name in enumerate(players):
+        if name == went_out and _tapped_for(form, seat):
+            # Without JavaScript their taps stay on; the form is shown again without them.
+            errors.add("went_out", f"Cards were tapped for {name}, who went out. "
+                       f"Save again if {name} went out; if not, tap who did.")
+        # A player who sits the hand out is not asked (the rules still check they may).
+        if name == went_out or name in sits_out or form.get(f"sits_out-{seat}"):
+            continue
+        more = read_count(form, f"cards_more-{seat}", f"Cards left for {name}", errors)
+        cards = more if more is not None else read_count(form, f"cards-{seat}",
+                                                         f"Cards left for {name}", errors)
+        kings = read_count(form, f"kings-{seat}", f"Kings for {name}", errors) or 0
+        if cards is None:
+            if not {f"cards-{seat}", f"cards_more-{seat}"} & errors.by_input.keys():
+                errors.add(f"cards-{seat}", f"How many cards does {name} have left?")
+            continue
+        hands[name] = rules.Hand(cards, kings)
+    return rules.Round(went_out=went_out, hands=hands)
+
+
+def hand_values(players: Sequence[str], rnd: rules.Round) -> dict[str, str]:
+    """Return a stored hand as the record-hand form's inputs, so an edit opens filled in."""
+    values = {"went_out": STALEMATE if rnd.went_out is None
+              else str(players.index(rnd.went_out))}
+    for name, hand in rnd.hands.items():
+        seat = players.index(name)
+        key = f"cards-{seat}" if hand.cards in CARD_BUTTONS else f"cards_more-{seat}"
+        values[key] = str(hand.cards)
+        values[f"kings-{seat}"] = str(hand.kings)
+    return values
+
+
+class CardsHome(Home):
+    """A variant whose round is who went out and the cards left in every other hand."""
+
+    def read_round(self, form: Mapping[str, str], players: Sequence[str], errors: Errors,
+                   sits_out: Sequence[str] = ()) -> rules.Round:
+        """Return the hand the form describes."""
+        return read_hand(form, players, errors, sits_out)
+
+    def round_values(self, players: Sequence[str], rnd: rules.Round) -> dict[str, str]:
+        """Return a stored hand as the form's inputs."""
+        return hand_values(players, rnd)
+
+    def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
+        """Return the keys of the cards form besides the dealer."""
+        return {**super().hand_form(game, number, editing),
+                "card_buttons": CARD_BUTTONS, "king_buttons": KING_BUTTONS}
+
+    def took_part(self, core: rules.Game, rnd: rules.Round) -> list[str]:
+        """Return who played a hand: whoever went out or held cards."""
+        return [name for name in core.players if name in rnd.hands or name == rnd.went_out]
+
+    def csv_cells(self, core: rules.Game, rnd: rules.Round, done: rules.RoundResult,
+                  name: str) -> dict[str, Any]:
+        """Return the shared cells of one player's hand."""
+        hand = rnd.hands.get(name, rules.Hand(0, 0))
+        return {"went_out": name == rnd.went_out, "cards": hand.cards, "kings": hand.kings}
+
+    def facts(self, name: str, rnd: rules.Round, done: rules.RoundResult) -> dict[str, int]:
+        """Count a hand the player took part in and the kings they were left holding."""
+        if name not in rnd.hands and rnd.went_out != name:
+            return {}
+        held = rnd.hands.get(name)
+        return {"card_hands": 1, "kings_left": held.kings if held else 0}
+
+    def render_round(self, core: rules.Game, rnd: rules.Round) -> dict[str, Any]:
+        """Return who went out and what everyone else held, in seat order."""
+        return {"went_out": rnd.went_out, "hands": {
+            name: {"cards": rnd.hands[name].cards, "kings": rnd.hands[name].kings}
+            for name in core.players if name in rnd.hands and name != rnd.went_out}}
+
+    def known_hands(self, players: Sequence[str], entry: rules.Round) -> dict[str, rules.Hand]:
+        """Return the hands tapped so far, the one who went out holding nothing."""
+        hands = dict(entry.hands)
+        if entry.went_out is not None:
+            hands[entry.went_out] = rules.Hand(0, 0)
+        return {name: hands[name] for name in players if name in hands}
+
+    def preview_winners(self, players: Sequence[str], entry: rules.Round,
+                        known: Mapping[str, rules.Hand]) -> tuple[str, ...] | None:
+        """Return who wins the hand as tapped so far, or None before it is known."""
+        if entry.went_out is not None:
+            return (entry.went_out,)
+        if any(name not in known for name in players):
+            return None
+        return fewest_cards(players, known)

@@ -1,0 +1,195 @@
+"""The chip pot at the table: the live pot, the payout preview, each hand's story."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ... import rules
+from ...rules.chips import CHIPS
+from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
+from ..base import Entry, FactLine
+from ..cards import KINGS_LEFT, CardsHome
+from . import live
+
+# How a setting that differs from its set is named in the summary.
+CHANGED = {"ante": "ante {}", "pass_chips": "pass {}", "king_held_chips": "king held {}",
+           "missed_draw_chips": "missed draw {}", "card_chips": "card {}", "king_chips": "king {}"}
+EVENT_COLUMNS = {"pass": "passes", "king_held": "king_held", "missed_draw": "missed_draw"}
+
+
+def _chips_line(facts: Mapping[str, int]) -> tuple[str, str, str]:
+    """Return a player's chips won minus paid, with both."""
+    net = facts["chips_won"] - facts["chips_lost"]
+    return (f"{net:+d}", f"won {facts['chips_won']} in pots, paid {facts['chips_lost']}",
+            "good" if net > 0 else ("bad" if net < 0 else ""))
+
+
+class ChipsHome(CardsHome):
+    """The chip pot: antes, passes and cards left pay into a pot the hand's winner takes."""
+
+    rules = CHIPS
+    csv_columns = ("passes", "king_held", "missed_draw", "stack", "pot")
+    round_keys = frozenset({"went_out", "hands", "events"})
+    round_contents = "who went out, the cards left and the chip events"
+    result_keys = ("pot", "stacks")
+    fact_lines = (KINGS_LEFT, FactLine("chips", "Chips", "chips_paid_or_won", _chips_line))
+    assets = ("variants/chips/chips.css", "variants/chips/chips.js")
+    has_live = True
+
+    def summary(self, settings: Mapping[str, Any]) -> str:
+        """Return the set, how its chips are dealt, what differs from the set, the target."""
+        preset = CHIPS.presets.get(settings.get("preset"), {})
+        words = [f"{str(settings.get('preset', '')).capitalize()} set"]
+        words.append(f"{settings['start_chips']} each" if settings.get("start_chips") is not None
+                     else f"{settings.get('total_chips')} split")
+        words += [word.format(settings[key]) for key, word in CHANGED.items()
+                  if key in settings and settings[key] != preset.get(key)]
+        if settings.get("reset_each_hand") != preset.get("reset_each_hand"):
+            words.append("re-split each hand" if settings.get("reset_each_hand")
+                         else "stacks carry over")
+        if settings.get("target"):
+            words.append(f"to {settings['target']}")
+        return " · ".join(words)
+
+    def unit(self, settings: Mapping[str, Any]) -> str:
+        """Return "pts" for pots won, "chips" for stacks."""
+        return "pts" if settings.get("reset_each_hand") else "chips"
+
+    def totals_label(self, settings: Mapping[str, Any]) -> str:
+        """Return what a total counts: the score (pots won) or the chips."""
+        return "Score (pots won)" if settings.get("reset_each_hand") else "Chips"
+
+    def chart_start(self, core: rules.Game, result: rules.GameResult) -> dict[str, int]:
+        """Return the stacks as dealt when they carry over, else nothing won yet."""
+        if core.settings.get("reset_each_hand"):
+            return super().chart_start(core, result)
+        return dict(result.extra["dealt"])
+
+    # -- the hand form ----------------------------------------------------------------
+    def sitting_out(self, game, number: int) -> tuple[str, ...]:
+        """Return who is out of the game before hand `number`."""
+        pot = live.pot_so_far(game, number)
+        if pot is None:
+            return tuple(name for name in game.core.players if name in game.result.out)
+        return tuple(name for name in game.core.players if name not in pot["players"])
+
+    def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
+        """Add the pot so far: antes and the taps of the hand."""
+        settings = CHIPS.resolve_settings(game.core.settings)
+        return {**super().hand_form(game, number, editing), "pot": live.pot_so_far(game, number),
+                "card_chips": settings["card_chips"], "king_chips": settings["king_chips"]}
+
+    def preview(self, game, number: int, entry: Entry) -> dict[str, Any]:
+        """Return who pays what for the cards tapped so far, and who takes the pot."""
+        pot = live.pot_so_far(game, number)
+        if pot is None:
+            return {}
+        settings = CHIPS.resolve_settings(game.core.settings)
+        in_hand = pot["players"]
+        rnd = entry.round
+        known = self.known_hands(in_hand, rnd)
+        winners = self.preview_winners(in_hand, rnd, known)
+        stacks, flows = dict(pot["stacks"]), [dict(flow) for flow in pot["flows"]]
+        said: dict[str, str] = {}
+        lines = []
+        for name in in_hand:
+            if winners is not None and name in winners:
+                continue
+            if name not in known:
+                lines.append({"text": name, "what": "cards left?"})
+                continue
+            pay(stacks, flows, name, "cards", cards_owed(known[name], settings))
+            paid, owed = flows[-1]["chips"], flows[-1]["owed"]
+            what = [f"all {paid} left, of {owed} owed"] if paid < owed else []
+            if not settings["reset_each_hand"] and stacks[name] == 0:
+                what.append("out of the game")
+            lines.append({"text": f"{name} pays {paid}", "what": " · ".join(what)})
+            said[name] = f"pays {paid}" + ("" if settings["reset_each_hand"]
+                                           else f" → {stacks[name]}")
+        if winners:
+            total = pot_of(flows)
+            shares = split_pot(total, winners, game.core.players, pot["dealer"])
+            order = [name for name in pot["order"] if name in shares]
+            for name in order:
+                said[name] = f"takes {shares[name]}"
+            if len(order) == 1:
+                lines.append({"text": f"{order[0]} takes the {total}-chip pot", "what": "",
+                              "takes": True})
+            else:
+                lines.append({"text": f"{' & '.join(order)} split the {total}-chip pot",
+                              "what": ", ".join(f"{n} {shares[n]}" for n in order),
+                              "takes": True})
+        return {"players": said, "lines": lines if rnd.went_out is not None or known else []}
+
+    # -- the scoreboard ---------------------------------------------------------------
+    def standing_note(self, game, name: str) -> str:
+        """Return how far a stack or score is from the target, or from what was dealt."""
+        result, settings = game.result, game.core.settings
+        total, target = result.totals[name], settings.get("target")
+        if target and total < target:
+            return f"{target - total} to go"
+        if target:
+            return f"reached {target}"
+        if name in result.out:
+            return "no chips left"
+        dealt = result.extra["dealt"][name]
+        return ("even" if total == dealt else f"{total - dealt:+d}") + " since the start"
+
+    def standings(self, game) -> list[dict[str, Any]]:
+        """Lead only with a total ahead of the next player's."""
+        rows = super().standings(game)
+        if len(rows) > 1 and rows[0]["total"] <= rows[1]["total"]:
+            rows[0]["lead"] = False
+        return rows
+
+    def scoreboard(self, game) -> dict[str, Any]:
+        """Return the stacks or scores, the chips in play and each hand's story."""
+        result, settings = game.result, game.core.settings
+        played = len(result.rounds)
+        reset = settings["reset_each_hand"]
+        heading = ("Score: pots won" if reset else
+                   f"Stacks after hand {played}" if played else "Stacks at the start")
+        if settings.get("target"):
+            heading += f" · to {settings['target']}"
+        each = next(iter(result.extra["dealt"].values()))
+        in_play, box = result.extra["chips_in_play"], result.extra["box"]
+        if reset:
+            note = (f"Every hand the {in_play} chips in play are re-split, {each} each"
+                    + (f" ({box} stay in the box)" if box else "")
+                    + "; the hand's winner scores the pot.")
+        else:
+            note = f"{in_play} chips in play, {each} each at the start; 0 chips is out."
+        return {**super().scoreboard(game), "heading": heading, "note": note, "reset": reset,
+                "stories": list(reversed(live.stories(game.core, result)))}
+
+    def live(self, game) -> dict[str, Any] | None:
+        """Return the live pot of the hand in progress."""
+        return None if game.result.over else live.panel(game)
+
+    # -- reports ----------------------------------------------------------------------
+    def csv_cells(self, core, rnd, done, name) -> dict[str, Any]:
+        """Add the player's taps, stack after the hand and the pot."""
+        events = Counter((event.player, event.kind) for event in rnd.events)
+        cells = super().csv_cells(core, rnd, done, name)
+        for kind, column in EVENT_COLUMNS.items():
+            cells[column] = events[(name, kind)]
+        return {**cells, "stack": done.extra["stacks"][name], "pot": done.extra["pot"]}
+
+    def facts(self, name, rnd, done) -> dict[str, int]:
+        """Add the chips a player won in pots and paid in."""
+        found = Counter(super().facts(name, rnd, done))
+        for flow in done.extra["flows"]:
+            if flow["player"] == name:
+                found["chips_won" if flow["kind"] == "pot" else "chips_lost"] += flow["chips"]
+        found["chips_paid_or_won"] = found["chips_won"] + found["chips_lost"]
+        return dict(found)
+
+    def render_round(self, core, rnd) -> dict[str, Any]:
+        """Add the hand's events in the order they happened."""
+        return {**super().render_round(core, rnd),
+                "events": [{"player": e.player, "kind": e.kind} for e in rnd.events]}
+
+
+HOME = ChipsHome()

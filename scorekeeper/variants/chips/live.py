@@ -1,0 +1,129 @@
+"""The chip pot's hand in progress and its hands told as the table tells them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import rules
+from ...rules.chips import CHIPS
+from ...rules.chips_pot import EVENT_SETTINGS, payout_order
+
+# What the table calls each event, on its button and in the hand's story.
+KIND_LABELS = {"pass": "Pass", "king_held": "King held", "missed_draw": "Missed draw"}
+FLOW_WORDS = {"ante": ("ante", "antes"), "pass": ("pass", "passes"),
+              "king_held": ("king held", "kings held"),
+              "missed_draw": ("missed draw", "missed draws"), "cards": ("cards", "cards")}
+
+
+def offered(settings: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """Return (kind, label, chips) for each event this game's settings offer."""
+    return [(kind, KIND_LABELS[kind], settings[name])
+            for kind, name in EVENT_SETTINGS.items() if settings[name]]
+
+
+def before(core: rules.Game, number: int) -> rules.Game:
+    """Return the game as it stood before hand `number` was played."""
+    return rules.Game(core.variant, core.players, core.first_dealer, core.settings,
+                      core.rounds[:number - 1])
+
+
+def panel(game) -> dict[str, Any] | None:
+    """Return what the live pot shows for a loaded game, or None when no hand can be played."""
+    core, taps = game.core, game.waiting
+    problem = None
+    try:
+        live = CHIPS.live(core, game.waiting_events())
+    except rules.RuleError as error:
+        # A hand edited since may have put out a player with a tap in this hand: show the
+        # hand without its taps, say why, and let the taps be undone.
+        if not taps:
+            return None
+        try:
+            live = CHIPS.live(core, ())
+        except rules.RuleError:
+            return None
+        problem = (f"A tap of this hand no longer fits the game ({error.message}): "
+                   "undo taps until this message goes.")
+    kinds = offered(core.settings)
+    counts = {name: {kind: 0 for kind, _, _ in kinds} for name in live["stacks"]}
+    for tap in taps:
+        counts[tap.player][tap.kind] = counts[tap.player].get(tap.kind, 0) + 1
+    last = None
+    if taps:
+        flow = live["flows"][-1] if problem is None else {"chips": 0}
+        last = {"id": taps[-1].id, "player": taps[-1].player, "kind": taps[-1].kind,
+                "label": KIND_LABELS.get(taps[-1].kind, taps[-1].kind), "chips": flow["chips"]}
+    seats = []
+    for seat, name in enumerate(core.players):
+        stack = live["stacks"][name]
+        # What a tap pays now: its price, or the whole stack when that is less.
+        buttons = [{"kind": kind, "label": label, "chips": chips, "pays": min(chips, stack)}
+                for kind, label, chips in kinds]
+        seats.append({"name": name, "seat": seat, "stack": stack,
+                      "out": name not in live["players"], "counts": counts[name],
+                      "dealer": name == live["dealer"], "first": name == live["first_player"],
+                      "buttons": buttons})
+    result = game.result
+    return {**live, "kinds": kinds, "seats": seats, "last": last, "taps": len(taps),
+            "problem": problem, "chips_in_play": result.extra["chips_in_play"],
+            "box": result.extra["box"],
+            "version": f"{live['number']}.{len(taps)}.{taps[-1].id if taps else 0}"}
+
+
+def pot_so_far(game, number: int) -> dict[str, Any] | None:
+    """Return hand `number`'s pot before its cards are paid: antes and the taps during it."""
+    core = game.core
+    if number <= len(core.rounds):
+        events = core.rounds[number - 1].events
+        core = before(core, number)
+    else:
+        events = game.waiting_events()
+    try:
+        live = CHIPS.live(core, events)
+    except rules.RuleError:
+        return None
+    return {"number": number, "pot": live["pot"], "stacks": live["stacks"],
+            "players": list(live["players"]), "dealer": live["dealer"],
+            "order": payout_order(live["players"], core.players, live["dealer"]),
+            "flows": live["flows"],
+            "events": [f for f in live["flows"] if f["kind"] != "ante"]}
+
+
+def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
+    """Return each played hand as the table tells it: who paid what for what, who took the pot."""
+    told = []
+    for entered, rr in zip(core.rounds, result.rounds):
+        flows = rr.extra["flows"]
+        shares = {f["player"]: f["chips"] for f in flows if f["kind"] == "pot"}
+        people = []
+        for name in core.players:
+            mine = [f for f in flows if f["player"] == name and f["kind"] != "pot"]
+            if not mine:
+                continue
+            paid = sum(f["chips"] for f in mine)
+            people.append({"name": name, "paid": paid, "got": shares.get(name, 0),
+                           "net": shares.get(name, 0) - paid, "parts": parts(mine),
+                           "stack": rr.extra["stacks"][name], "total": rr.totals[name],
+                           "busted": name in rr.extra["busted"]})
+        # Winners in payout order: the odd chips of a split go to the first of them.
+        told.append({"number": rr.number, "dealer": rr.dealer, "went_out": entered.went_out,
+                     "winners": list(shares), "pot": rr.extra["pot"],
+                     "shares": shares, "people": people})
+    return told
+
+
+def parts(flows: list[dict[str, Any]]) -> str:
+    """Return one player's payments in a hand in words, e.g. "ante 1 · 2 passes 2 · cards 3"."""
+    grouped: dict[str, list[int]] = {}
+    for flow in flows:
+        totals = grouped.setdefault(flow["kind"], [0, 0, 0])
+        totals[0] += 1
+        totals[1] += flow["chips"]
+        totals[2] += flow["owed"]
+    words = []
+    for kind, (times, chips, owed) in grouped.items():
+        one, many = FLOW_WORDS[kind]
+        label = one if times == 1 or kind in ("ante", "cards") else f"{times} {many}"
+        short = f" of {owed}" if chips < owed else ""
+        words.append(f"{label} {chips}{short}")
+    return " · ".join(words)

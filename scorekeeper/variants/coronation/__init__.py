@@ -1,0 +1,169 @@
+"""Coronation at the table: five taps a deal, deals won face to face, victory classes.
+
+The deal form posts `corner-0` .. `corner-3` and `dragon`, each a seat number or "none".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ... import rules
+from ...rules.coronation import CORNERS, CORONATION, check_deal, score_deal
+from ...words import plural
+from ..base import NOBODY, Entry, Errors, FactLine, Home, read_seat, seat_of
+
+CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
+CLASS_LINE = {"absolute": "an absolute victory", "incredible": "an incredible victory",
+              "normal": "a normal victory"}
+
+
+def _who(raw: str, name: str, players: Sequence[str], errors: Errors) -> str | None:
+    """Return the player a tapped value names, None for nobody; note anyone else."""
+    if raw == NOBODY:
+        return None
+    player = read_seat(raw, players)
+    if player is None:
+        errors.add(name, f"That is not a player in this game: tap {' or '.join(players)}, "
+                         "or Nobody")
+    return player
+
+
+class CoronationHome(Home):
+    """Coronation: two players, a point a corner crowned and one for the dragon."""
+
+    rules = CORONATION
+    round_word = "deal"
+    csv_columns = ("corners", "deal_winner", "victory")
+    round_keys = frozenset({"corners", "dragon", "went_out"})
+    round_contents = "corners and the dragon"
+    result_keys = ("deal_winner", "victory")
+    assets = ("variants/coronation/coronation.css",)
+    fact_lines = (
+        FactLine("coronations", "Coronations", "deals",
+                 lambda f: (str(f["coronations"]),
+                            f"corners crowned in {plural(f['deals'], 'deal')}", "")),
+        FactLine("dragons", "Dragons slain", "deals", lambda f: (str(f["dragons"]), "", "")),
+    )
+
+    def summary(self, settings: Mapping[str, Any]) -> str:
+        """Return e.g. "first to 3 deals"."""
+        return f"first to {plural(settings['deals_to_win'], 'deal')}"
+
+    def unit(self, settings: Mapping[str, Any]) -> str:
+        """Return "deals"."""
+        return "deals"
+
+    def totals_label(self, settings: Mapping[str, Any]) -> str:
+        """Return "Deals won"."""
+        return "Deals won"
+
+    def target(self, settings: Mapping[str, Any]) -> int | None:
+        """Return the deals that win the match."""
+        return settings.get("deals_to_win")
+
+    # -- the deal form ----------------------------------------------------------------
+    def read_round(self, form, players, errors, sits_out=()) -> rules.Round:
+        """Return the deal the form describes; note rows left untapped in `errors`."""
+        posted = {int(m.group(1)) for key in form if (m := CORNER_INPUT.fullmatch(key))}
+        corners: list[str | None] = []
+        for index in sorted(set(range(CORNERS)) | posted):
+            raw = (form.get(f"corner-{index}") or "").strip()
+            if index >= CORNERS:
+                # Not on the form: passed on for the rules to refuse as a corner too many.
+                if raw:
+                    corners.append(_who(raw, "corners", players, errors))
+            elif not raw:
+                errors.add(f"corner-{index}", f"Tap who crowned corner {index + 1}, or Nobody")
+            else:
+                corners.append(_who(raw, f"corner-{index}", players, errors))
+        raw_dragon = (form.get("dragon") or "").strip()
+        if not raw_dragon:
+            errors.add("dragon", "Tap who slew the dragon (emptied their hand first), or Nobody")
+        dragon = _who(raw_dragon, "dragon", players, errors) if raw_dragon else None
+        return rules.Round(corners=tuple(corners), dragon=dragon)
+
+    def round_values(self, players, rnd) -> dict[str, str]:
+        """Return a stored deal as the form's inputs, so a correction opens filled in."""
+        corners = list(rnd.corners) + [None] * (CORNERS - len(rnd.corners))
+        values = {f"corner-{index}": seat_of(players, name) for index, name in enumerate(corners)}
+        # An imported deal may name the dragon slayer as the one who went out.
+        values["dragon"] = seat_of(players, rnd.dragon if rnd.dragon is not None
+                                   else rnd.went_out)
+        return values
+
+    def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
+        """Add the four corners' inputs and whether this deal can decide the match."""
+        return {**super().hand_form(game, number, editing),
+                "corners": [f"corner-{i}" for i in range(CORNERS)]}
+
+    def preview(self, game, number: int, entry: Entry) -> dict[str, Any]:
+        """Return the deal's points as tapped, who leads or wins it, its class, the match."""
+        players = game.core.players
+        rnd = entry.round
+        corners = [c for c in rnd.corners]
+        try:
+            check_deal(players, corners, rnd.dragon)
+        except rules.RuleError:
+            return {}
+        deal = score_deal(players, corners, rnd.dragon)
+        tapped = len(corners) + (0 if "dragon" in entry.errors.by_input else 1)
+        done = not entry.errors and tapped == CORNERS + 1
+        winner, victory = deal["deal_winner"], deal["victory"]
+        if not tapped:
+            verdict = "Tap who crowned each corner and who slew the dragon."
+        elif winner is None:
+            verdict = "A draw: nobody wins this deal." if done else "Level so far."
+        elif not done:
+            verdict = f"{winner} leads so far"
+        else:
+            verdict = f"{winner} wins the deal: {CLASS_LINE[victory]}"
+            won_before = (game.result.rounds[number - 2].totals[winner] if number > 1 else 0)
+            decides = number == game.next_number or number == len(game.core.rounds)
+            if decides and won_before + 1 >= game.core.settings["deals_to_win"]:
+                verdict += ", and the match!"
+            else:
+                verdict += "."
+        return {"points": deal["points"], "winner": winner, "verdict": verdict,
+                "victory": victory if done else ""}
+
+    # -- the scoreboard ---------------------------------------------------------------
+    def scoreboard(self, game) -> dict[str, Any]:
+        """Return deals won face to face and every deal's points and class."""
+        result = game.result
+        top, second = result.ranking
+        leader = top if result.totals[top] > result.totals[second] else None
+        return {"leader": leader, "to_win": game.core.settings["deals_to_win"],
+                "points_total": result.extra["points_total"]}
+
+    def banner_note(self, game) -> tuple[str, str] | None:
+        """Return the class of the deciding deal, e.g. "An absolute victory: 5–0 ..."."""
+        victory = game.result.extra.get("deciding_victory")
+        if not victory:
+            return None
+        score = "–".join(str(p) for p in sorted(game.result.rounds[-1].scores.values(),
+                                                 reverse=True))
+        return (f"{CLASS_LINE[victory].capitalize()}: {score} in the deciding deal.", victory)
+
+    # -- reports ----------------------------------------------------------------------
+    def csv_cells(self, core, rnd, done, name) -> dict[str, Any]:
+        """Return the dragon as who went out, the corners crowned and the deal's class."""
+        return {"went_out": name == done.extra.get("dragon"), "cards": "", "kings": "",
+                "corners": sum(1 for who in done.extra.get("corners", ()) if who == name),
+                "deal_winner": done.extra.get("deal_winner"),
+                "victory": done.extra.get("victory", "")}
+
+    def facts(self, name, rnd, done) -> dict[str, int]:
+        """Count the deal, the corners a player crowned and a dragon slain."""
+        return {"deals": 1, "coronations": sum(1 for who in done.extra["corners"] if who == name),
+                "dragons": int(done.extra["dragon"] == name)}
+
+    def render_round(self, core, rnd) -> dict[str, Any]:
+        """Return who crowned each corner and who slew the dragon."""
+        # A log may name the dragon slayer as `went_out`; export says `dragon`.
+        dragon = rnd.dragon if rnd.dragon is not None else rnd.went_out
+        return {"corners": list(rnd.corners), "dragon": dragon}
+
+
+HOME = CoronationHome()

@@ -1,0 +1,21 @@
+"""Small helpers for the words the app shows: plurals, sentences. Standard library only."""
+
+from __future__ import annotations
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """Return "1 hand", "2 hands" (or the plural given)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def sentence(text: str) -> str:
+    """Return text as a sentence: a capital first letter and a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def capital(text: str) -> str:
+    """Return text with its first letter in capitals."""
+    return text[:1].upper() + text[1:]

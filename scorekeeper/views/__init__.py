@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 import pkgutil
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,11 @@ def register_blueprints(app: Flask) -> None:
     modules = [f"{__name__}.{info.name}"
                for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)]
     for home in variants.homes():
-        package = type(home).__module__
-        if importlib.util.find_spec(f"{package}.views") is not None:
-            modules.append(f"{package}.views")
+        package = sys.modules[type(home).__module__]
+        # A home that is a package may have a `views` module: its web side.
+        if hasattr(package, "__path__") and importlib.util.find_spec(
+                f"{package.__name__}.views") is not None:
+            modules.append(f"{package.__name__}.views")
     for name in modules:
         module = importlib.import_module(name)
         if hasattr(module, "bp"):

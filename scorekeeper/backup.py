@@ -50,7 +50,7 @@ def document() -> dict[str, Any]:
     roster = db.session.scalars(select(Player).order_by(Player.id)).all()
     nights = db.session.scalars(select(Night).order_by(Night.started_at, Night.id)).all()
     placed = db.session.execute(select(Game.night_id, Game.id).order_by(Game.id)).all()
-    games = read_games(game_id for _, game_id in placed)
+    games = read_games((game_id for _, game_id in placed), recorded=True)
     by_night: dict[int | None, list[dict[str, Any]]] = {}
     for night_id, game_id in placed:
         by_night.setdefault(night_id, []).append(_game(games[game_id]))

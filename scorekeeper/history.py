@@ -6,7 +6,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .models import Night
+from sqlalchemy import select
+
+from .extensions import db
+from .models import Game, Night
 from .storage import Loaded, read_games
 
 
@@ -33,8 +36,14 @@ def summarise(night: Night) -> NightSummary:
 
 def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
     """Return the summaries of several nights, reading all their games at once."""
-    loaded = read_games(game.id for night in shown for game in night.games)
-    return [summary_of(night, [loaded[game.id] for game in night.games]) for night in shown]
+    placed = db.session.execute(select(Game.night_id, Game.id)
+                                .where(Game.night_id.in_([night.id for night in shown]))
+                                .order_by(Game.id)).all()
+    loaded = read_games(game_id for _, game_id in placed)
+    games: dict[int, list[Loaded]] = {}
+    for night_id, game_id in placed:
+        games.setdefault(night_id, []).append(loaded[game_id])
+    return [summary_of(night, games.get(night.id, [])) for night in shown]
 
 
 def summary_of(night: Night, games: Sequence[Loaded]) -> NightSummary:

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import csv_export, rules, variants
-from scorekeeper.extensions import db
 from scorekeeper.rules.base import Hand, Round, RoundResult, Setting, resolve_settings
 from scorekeeper.rules.hands import check_hands, hand_winners
 from scorekeeper.rules.seats import left_of

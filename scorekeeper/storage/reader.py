@@ -9,7 +9,7 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import null, select
 
 from .. import rules
 from ..extensions import db
@@ -38,8 +38,7 @@ class Loaded:
     created_at: datetime
     updated_at: datetime
     night_id: int | None
-    recorded_at: tuple[datetime, ...]  # when each round was recorded
-    round_changed_at: tuple[datetime, ...]  # when each round was last changed
+    recorded_at: tuple[datetime, ...]  # when each round was recorded (if asked for)
     waiting: tuple[Tap, ...]  # chips events of the hand in progress
 
     @cached_property
@@ -93,21 +92,25 @@ class Loaded:
                           tuple(rounds), core.ended if ended is None else ended)
 
 
-def read_game(game_id: int) -> Loaded | None:
+def read_game(game_id: int, recorded: bool = False) -> Loaded | None:
     """Return one stored game, or None when there is none with this id."""
-    return read_games([game_id]).get(game_id)
+    return read_games([game_id], recorded).get(game_id)
 
 
-def read_games(ids: Iterable[int]) -> dict[int, Loaded]:
-    """Return stored games by id, read as plain rows in five queries per batch of ids."""
+def read_games(ids: Iterable[int], recorded: bool = False) -> dict[int, Loaded]:
+    """Return stored games by id, read as plain rows in five queries per batch of ids.
+
+    `recorded` reads when each round was recorded too (a backup keeps it); pages don't
+    need it, and turning thousands of stored times into datetimes is not free.
+    """
     ids = list(dict.fromkeys(ids))
     loaded: dict[int, Loaded] = {}
     for start in range(0, len(ids), BATCH):
-        loaded.update(_read_batch(ids[start:start + BATCH]))
+        loaded.update(_read_batch(ids[start:start + BATCH], recorded))
     return loaded
 
 
-def _read_batch(ids: list[int]) -> dict[int, Loaded]:
+def _read_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games."""
     if not ids:
         return {}
@@ -132,11 +135,11 @@ def _read_batch(ids: list[int]) -> dict[int, Loaded]:
             select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
             .where(Event.game_id.in_(ids)).order_by(Event.game_id, Event.hand_number, Event.seq)):
         events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
-    rounds: dict[int, list[tuple[rules.Round, datetime, datetime]]] = defaultdict(list)
-    for (round_id, game_id, number, went_out, corners, dragon, created,
-         updated) in db.session.execute(
+    rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
+    when = Round.created_at if recorded else null()
+    for round_id, game_id, number, went_out, corners, dragon, created in db.session.execute(
             select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
-                   Round.dragon_id, Round.created_at, Round.updated_at)
+                   Round.dragon_id, when)
             .where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)):
         who = names[game_id]
         entry = rules.Round(
@@ -145,18 +148,18 @@ def _read_batch(ids: list[int]) -> dict[int, Loaded]:
                          for tap in events.get((game_id, number), ())),
             corners=tuple(who.get(pid) if pid else None for pid in (corners or ())),
             dragon=who.get(dragon) if dragon else None)
-        rounds[game_id].append((entry, created, updated))
+        rounds[game_id].append((entry, created))
     loaded = {}
     for row in games:
         players = tuple(name for _, name in seats[row.id])
         played = rounds[row.id]
         first_dealer = players[row.first_dealer_seat] if players else ""
         core = rules.Game(row.variant, players, first_dealer, row.settings,
-                          tuple(entry for entry, _, _ in played), row.ended)
+                          tuple(entry for entry, _ in played), row.ended)
         loaded[row.id] = Loaded(
             id=row.id, core=core, player_ids=tuple(pid for pid, _ in seats[row.id]),
             played_on=row.played_on, created_at=row.created_at, updated_at=row.updated_at,
-            night_id=row.night_id, recorded_at=tuple(created for _, created, _ in played),
-            round_changed_at=tuple(updated for _, _, updated in played),
+            night_id=row.night_id,
+            recorded_at=tuple(created for _, created in played) if recorded else (),
             waiting=tuple(events.get((row.id, len(played) + 1), ())))
     return loaded

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
 from .. import csv_export, history, rules
 from ..extensions import db
@@ -18,8 +16,6 @@ from . import expired, game_or_404, game_view, refusal
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 PER_PAGE = 20
-# A night's games in one query; the reader reads their rounds in five more.
-NIGHT_GAMES = selectinload(Night.games)
 
 
 @bp.app_template_filter("night_label")
@@ -32,7 +28,7 @@ def night_label(night: Night) -> str:
 def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
     page = request.args.get("page", 1, type=int)
-    pages = db.paginate(nights.listed().options(NIGHT_GAMES), page=page, per_page=PER_PAGE,
+    pages = db.paginate(nights.listed(), page=page, per_page=PER_PAGE,
                         error_out=True, count=True)
     summaries = history.summarise_all(pages.items)
     months = [(month, list(group)) for month, group in
@@ -50,9 +46,7 @@ def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: i
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
 def night(night_id: int):
     """Show a night's games; rename it or change its notes."""
-    found = db.session.scalar(select(Night).where(Night.id == night_id).options(NIGHT_GAMES))
-    if found is None:
-        abort(404)
+    found = db.get_or_404(Night, night_id)
     form = NightForm(obj=found) if request.method == "GET" else NightForm()
     errors: dict[str, str] = {}
     if form.validate_on_submit():

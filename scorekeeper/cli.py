@@ -15,17 +15,23 @@ from .storage import read_game
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
 
 
+def _write(change, nothing: str):
+    """Run a change and commit it; on a refusal roll back, say why on stderr, exit 1."""
+    try:
+        done = change()
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        click.echo(f"refused, nothing {nothing}: {error}", err=True)
+        sys.exit(1)
+    return done
+
+
 @games_cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 def import_command(file) -> None:
     """Import a game log from FILE (- for standard input); print the new game's id."""
-    try:
-        game = exchange.import_text(file.read())
-        db.session.commit()
-    except rules.RuleError as error:
-        db.session.rollback()
-        click.echo(f"refused, nothing imported: {error}", err=True)
-        sys.exit(1)
+    game = _write(lambda: exchange.import_text(file.read()), "imported")
     click.echo(game.id)
 
 
@@ -53,13 +59,7 @@ def backup_command(file) -> None:
 @with_appcontext
 def restore_command(file) -> None:
     """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
-    try:
-        counts = backup.restore_text(file.read())
-        db.session.commit()
-    except rules.RuleError as error:
-        db.session.rollback()
-        click.echo(f"refused, nothing restored: {error}", err=True)
-        sys.exit(1)
+    counts = _write(lambda: backup.restore_text(file.read()), "restored")
     click.echo(f"restored {backup.summary(counts)}")
 
 

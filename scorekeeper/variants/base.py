@@ -95,7 +95,6 @@ class Home:
     result_keys: tuple[str, ...] = ()  # what the game log's result adds to each round
     fact_lines: tuple[FactLine, ...] = ()
     assets: tuple[str, ...] = ()  # static files its pages load
-    has_live = False  # a panel of the hand in progress on the scoreboard
 
     # -- who it is -------------------------------------------------------------------
     @property

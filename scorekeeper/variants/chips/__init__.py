@@ -36,7 +36,6 @@ class ChipsHome(CardsHome):
     result_keys = ("pot", "stacks")
     fact_lines = (KINGS_LEFT, FactLine("chips", "Chips", "chips_paid_or_won", _chips_line))
     assets = ("variants/chips/chips.css", "variants/chips/chips.js")
-    has_live = True
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return the set, how its chips are dealt, what differs from the set, the target."""

@@ -325,3 +325,40 @@ def test_layers_point_one_way():
             theirs = _layer(imported)
             assert theirs is None or theirs <= mine, (
                 f"{module} ({LAYERS[mine][0]}) imports {imported} ({LAYERS[theirs][0]})")
+
+
+@pytest.mark.parametrize("name", [home.name for home in variants.homes()])
+def test_a_page_of_a_game_reads_it_once_and_replays_it_once(app, client, monkeypatch, name):
+    from scorekeeper.rules import table
+    from scorekeeper.storage import reader
+
+    home = variants.get(name)
+    players = seated(home)
+    first, second = samples(home)[:2]
+    game_id = start(client, home)
+    response = client.post(f"/games/{game_id}/hands/new",
+                           data=form_of(home, players, first, 1, "once"))
+    assert response.status_code == 302
+    counted = {"reads": 0, "replays": 0}
+    read_batch, replay = reader._read_batch, table.replay
+
+    def counting_read(*args, **kwargs):
+        counted["reads"] += 1
+        return read_batch(*args, **kwargs)
+
+    def counting_replay(*args, **kwargs):
+        counted["replays"] += 1
+        return replay(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "_read_batch", counting_read)
+    monkeypatch.setattr(table, "replay", counting_replay)
+    pages = [("get", f"/games/{game_id}"), ("get", f"/games/{game_id}/hands/1/edit"),
+             ("get", f"/history/games/{game_id}"), ("get", f"/games/{game_id}/export.json"),
+             ("get", f"/history/games/{game_id}/export.csv"),
+             ("post", f"/games/{game_id}/hands/1/preview")]
+    for method, url in pages:
+        counted.update(reads=0, replays=0)
+        data = form_of(home, players, second, 1, "") if method == "post" else None
+        response = getattr(client, method)(url, data=data)
+        assert response.status_code == 200, url
+        assert counted["reads"] == 1 and counted["replays"] <= 1, (url, counted)

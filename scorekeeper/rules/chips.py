@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Event, Game, Round, RoundResult, RuleError, Setting
+from .base import Event, Game, GameResult, Round, RoundResult, RuleError, Setting
 from .base import resolve_settings as resolve_each
 from .chips_pot import ante_and_events, check_events, deal, pot_of, settle
 from .hands import check_hands, hand_winners
@@ -144,19 +144,38 @@ class Chips(Variant):
         """Return the table with the chips dealt out."""
         return ChipsTable(game.players, game.first_dealer, self.resolve_settings(game.settings))
 
-    def live(self, game: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
-        """Show the hand in progress: its dealer, its players, stacks and pot after `events`."""
-        table, _ = self.replay(game)
-        number = len(game.rounds) + 1
-        if table.over or game.ended:
-            raise RuleError(f"the game is over after round {number - 1}", "events", number)
+    def live(self, game: Game, events: Sequence[Event] = (),
+             result: GameResult | None = None, number: int | None = None) -> dict[str, Any]:
+        """Show a hand after its antes and `events`: its dealer, players, stacks and pot.
+
+        The hand is the one in progress, or hand `number` of those played (its pot before
+        the cards were paid). `result` is the game's result when it is known already, so
+        the game is not replayed again.
+        """
+        result = self.play(game) if result is None else result
+        played = len(game.rounds)
+        number = played + 1 if number is None else number
+        settings = self.resolve_settings(game.settings)
+        if number > played:
+            if result.over:
+                raise RuleError(f"the game is over after round {played}", "events", number)
+            dealer, first, out = result.next_dealer, result.next_first_player, result.out
+            stacks = dict(result.extra["stacks"])
+        else:
+            done = result.rounds[number - 1]
+            dealer, first = done.dealer, done.first_player
+            out = {name for rr in result.rounds[:number - 1] for name in rr.extra["busted"]}
+            earlier = result.rounds[number - 2] if number > 1 else None
+            stacks = dict(result.extra["dealt"] if settings["reset_each_hand"] or earlier is None
+                          else earlier.extra["stacks"])
+        in_hand = tuple(name for name in game.players if name not in out)
         try:
-            stacks, flows = table.open_hand(tuple(events))
+            check_events(tuple(events), game.players, out, settings)
         except RuleError as error:
             raise error.at_round(number) from None
-        return {"number": number, "dealer": table.dealer, "first_player": table.first_player(),
-                "players": table.in_hand(), "stacks": stacks, "pot": pot_of(flows),
-                "flows": flows}
+        flows = ante_and_events(stacks, in_hand, tuple(events), settings)
+        return {"number": number, "dealer": dealer, "first_player": first, "players": in_hand,
+                "stacks": stacks, "pot": pot_of(flows), "flows": flows}
 
 
 CHIPS = Chips()

@@ -91,7 +91,7 @@ class Variant:
         """Return the table a game's rounds are replayed on."""
         raise NotImplementedError
 
-    def live(self, game, events=()) -> dict[str, Any]:
+    def live(self, game, events=(), result=None, number=None) -> dict[str, Any]:
         """Show the hand in progress after the events tapped during it, or refuse events."""
         raise RuleError(f"a {self.label.lower()} game records no passes or penalties during a "
                         "hand; only a chip-pot game does", "kind")

@@ -294,3 +294,15 @@ def test_the_live_pot_refuses_bad_events_and_a_game_that_is_over():
     with pytest.raises(RuleError) as caught:
         CHIPS.live(game(ended=True), [])
     assert caught.value.round_number == 1
+
+
+@pytest.mark.parametrize("preset", ["house", "jax"])
+def test_a_played_hand_s_pot_before_its_cards_is_the_live_pot_it_had(preset):
+    # Hand 2 of three, seen from the whole game's result, is the hand in progress of the
+    # game cut after hand 1: same dealer, players, stacks and pot.
+    first = hand("Ben", Ann=2, Cy=1)
+    second = hand("Ann", ("Cy", "pass"), ("Ben", "pass"), Ben=2, Cy=1)
+    whole = game(first, second, hand("Cy", Ann=1, Ben=1), preset=preset)
+    cut = game(first, preset=preset)
+    assert CHIPS.live(whole, second.events, number=2) == CHIPS.live(cut, second.events)
+    assert CHIPS.live(whole, (), number=1) == CHIPS.live(game(preset=preset), ())

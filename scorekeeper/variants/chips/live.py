@@ -21,25 +21,19 @@ def offered(settings: dict[str, Any]) -> list[tuple[str, str, int]]:
             for kind, name in EVENT_SETTINGS.items() if settings[name]]
 
 
-def before(core: rules.Game, number: int) -> rules.Game:
-    """Return the game as it stood before hand `number` was played."""
-    return rules.Game(core.variant, core.players, core.first_dealer, core.settings,
-                      core.rounds[:number - 1])
-
-
 def panel(game) -> dict[str, Any] | None:
     """Return what the live pot shows for a loaded game, or None when no hand can be played."""
     core, taps = game.core, game.waiting
     problem = None
     try:
-        live = CHIPS.live(core, game.waiting_events())
+        live = CHIPS.live(core, game.waiting_events(), game.result)
     except rules.RuleError as error:
         # A hand edited since may have put out a player with a tap in this hand: show the
         # hand without its taps, say why, and let the taps be undone.
         if not taps:
             return None
         try:
-            live = CHIPS.live(core, ())
+            live = CHIPS.live(core, (), game.result)
         except rules.RuleError:
             return None
         problem = (f"A tap of this hand no longer fits the game ({error.message}): "
@@ -73,13 +67,10 @@ def panel(game) -> dict[str, Any] | None:
 def pot_so_far(game, number: int) -> dict[str, Any] | None:
     """Return hand `number`'s pot before its cards are paid: antes and the taps during it."""
     core = game.core
-    if number <= len(core.rounds):
-        events = core.rounds[number - 1].events
-        core = before(core, number)
-    else:
-        events = game.waiting_events()
+    events = (core.rounds[number - 1].events if number <= len(core.rounds)
+              else game.waiting_events())
     try:
-        live = CHIPS.live(core, events)
+        live = CHIPS.live(core, events, game.result, number)
     except rules.RuleError:
         return None
     return {"number": number, "pot": live["pot"], "stacks": live["stacks"],

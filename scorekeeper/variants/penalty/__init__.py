@@ -49,39 +49,40 @@ class PenaltyHome(CardsHome):
     def preview(self, game, number: int, entry: Entry) -> dict[str, Any]:
         """Return each tapped player's points and new total, and whether the hand ends it."""
         core = game.core
-        settings = core.settings
         rnd = entry.round
+        after = None
+        if not entry.errors:
+            # The game as it would stand with this hand: replayed once, instead of the stored.
+            try:
+                after = rules.play(game.with_rounds(core.rounds[:number - 1] + (rnd,)))
+            except rules.RuleError:
+                after = None
         known = self.known_hands(core.players, rnd)
         winners = self.preview_winners(core.players, rnd, known)
-        before = game.result.rounds[number - 2].totals if number > 1 else {}
+        rounds = (after or game.result).rounds
+        before = rounds[number - 2].totals if number > 1 else {}
         said: dict[str, str] = {}
         for name, hand in known.items():
-            if winners is None and rnd.went_out is None:
+            if winners is None:
                 continue
             total = before.get(name, 0)
-            if winners is not None and name in winners:
+            if name in winners:
                 said[name] = f"wins · {total}"
             else:
                 points = hand_points(rules.Hand(hand.cards, min(hand.kings, hand.cards)),
-                                     settings)
+                                     core.settings)
                 said[name] = f"+{points} → {total + points}"
-        return {"players": said, "ends": self.ending(game, number, rnd, entry)}
+        ends = self.ending(core, after) if after and number == game.next_number else ""
+        return {"players": said, "ends": ends}
 
-    def ending(self, game, number: int, rnd: rules.Round, entry: Entry) -> str:
-        """Return "Dee reaches 25: the game ends, Cy wins." when this hand would end it."""
-        if entry.errors or number != game.next_number:
-            return ""
-        try:
-            after = rules.play(game.with_rounds(game.core.rounds + (rnd,)))
-        except rules.RuleError:
-            return ""
+    def ending(self, core: rules.Game, after: rules.GameResult) -> str:
+        """Return "Dee reaches 25: the game ends, Cy wins." when the hand ends the game."""
         if not after.over:
             return ""
-        target = game.core.settings["target"]
-        crossed = [name for name in game.core.players
-                   if to_target(game.core.settings, after.totals[name]) <= 0]
-        verb = "reaches" if game.core.settings["end_when"] == "reaches" else "passes"
-        return (f"{' & '.join(crossed)} {verb} {target}: the game ends, "
+        settings = core.settings
+        crossed = [name for name in core.players if to_target(settings, after.totals[name]) <= 0]
+        verb = "reaches" if settings["end_when"] == "reaches" else "passes"
+        return (f"{' & '.join(crossed)} {verb} {settings['target']}: the game ends, "
                 f"{' & '.join(after.winners)} win{'s' if len(after.winners) == 1 else ''}.")
 
 

@@ -67,9 +67,24 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 @event.listens_for(Engine, "connect")
 def _on_sqlite_connect(dbapi_connection, _record) -> None:
-    """Make SQLite enforce foreign keys and wait for a writer instead of failing."""
+    """Set SQLite up for several phones at once: foreign keys enforced, readers never waiting
+    on the writer (WAL), every commit on disk before it is answered, a writer waiting its
+    turn instead of failing, and transactions begun by SQLAlchemy, not by the driver."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
+        # The driver would begin a transaction only before a write, so a read then a write
+        # would not be one transaction: SQLAlchemy's "begin" (below) takes that over.
+        dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.close()
+
+
+@event.listens_for(Engine, "begin")
+def _on_sqlite_begin(connection) -> None:
+    """Begin SQLite transactions; one that will write a game takes the write lock at once."""
+    if connection.dialect.name == "sqlite":
+        immediate = connection.get_execution_options().get("write_lock")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -51,6 +51,8 @@ class Game(db.Model):
     night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=table_time, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time)
+    # One more with every change, so a phone can ask "anything new since version V?".
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(

@@ -10,6 +10,8 @@ from sqlalchemy import func, select, update
 from .. import rules
 from ..extensions import db
 from ..models import Event, Game, HandEntry, Player, Round, Seat
+from . import locks
+from .locks import touch
 
 NAME_MAX = 40
 JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
@@ -66,6 +68,7 @@ def rename(player: Player, raw: str) -> None:
         raise rules.RuleError(f"“{other.name}” is already on the roster. If they are the same "
                               "person, merge the two entries instead.", "name")
     player.name, player.name_key = name, key
+    touch(*locks.games_of(player.id))  # every phone on one of their games shows the new name
     db.session.flush()
 
 
@@ -94,6 +97,8 @@ def merge(keeper: Player, duplicate: Player) -> int:
             f"{keeper.name} and {duplicate.name} both sat in {which}, so they are two "
             "different people; nothing was merged.", "other")
     moved = list(db.session.scalars(select(Seat.game_id).where(Seat.player_id == duplicate.id)))
+    if moved:
+        touch(*moved)
     for model, column in ((Seat, Seat.player_id), (HandEntry, HandEntry.player_id),
                           (Event, Event.player_id), (Round, Round.went_out_id),
                           (Round, Round.dragon_id)):

@@ -18,6 +18,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
 from . import nights
+from .locks import touch
 from .players import clean_name, player_for
 from .reader import Loaded, Tap
 
@@ -54,11 +55,6 @@ def _events(number: int, events: Sequence[rules.Event], ids: Mapping[str, int],
     """Return the rows of a hand's events, in the order they happened."""
     return [Event(hand_number=number, seq=seq, player_id=ids[e.player], kind=e.kind)
             for seq, e in enumerate(events, start=first_seq)]
-
-
-def touch(game_id: int) -> None:
-    """Mark a game changed now ("recent games" go by it)."""
-    db.session.execute(update(Game).where(Game.id == game_id).values(updated_at=table_time()))
 
 
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, abort, url_for
 
 from .. import charts, variants
-from ..storage import Loaded, read_game
+from ..storage import Loaded, locked_game, read_game
 from ..words import sentence
 
 
@@ -53,6 +53,14 @@ def refusal(error: Exception) -> str:
 def game_or_404(game_id: int) -> Loaded:
     """Return a stored game, read once for the whole request, or answer 404."""
     game = read_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def locked_or_404(game_id: int) -> Loaded:
+    """Take a game's write lock and return it read inside the lock, or answer 404."""
+    game = locked_game(game_id)
     if game is None:
         abort(404)
     return game

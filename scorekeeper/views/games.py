@@ -11,7 +11,7 @@ from ..models import Game
 from ..storage import create_game, set_ended
 from ..storage.players import roster
 from ..words import capital
-from . import expired, game_or_404, game_view
+from . import expired, game_or_404, game_view, locked_or_404
 from .setup import MAX_SEATS, input_for, read_new_game
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -52,12 +52,12 @@ def scoreboard(game_id: int):
 
 def _set_ended(game_id: int, ended: bool, said: str):
     """Mark a game ended by hand (or not), then go back to its scoreboard."""
-    game = game_or_404(game_id)
     if ConfirmForm().validate_on_submit():
+        game = locked_or_404(game_id)
         set_ended(game, ended)
         db.session.commit()
         flash(said)
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
 @bp.route("/<int:game_id>/end", methods=["POST"])
@@ -75,13 +75,14 @@ def reopen(game_id: int):
 @bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
 def delete(game_id: int):
     """Ask, then delete a game and every hand in it."""
-    game = game_or_404(game_id)
     form = ConfirmForm()
     if form.validate_on_submit():
+        game = locked_or_404(game_id)
         db.session.delete(db.session.get(Game, game.id))
         db.session.commit()
         flash("Game deleted.")
         return redirect(url_for("main.home"))
+    game = game_or_404(game_id)
     error = expired("deleted") if request.method == "POST" else None
     return render_template("delete_game.html", game=game, form=form, error=error,
                            home=variants.get(game.variant)), 400 if error else 200

@@ -11,7 +11,7 @@ from ..extensions import csrf, db
 from ..forms import HandForm
 from ..storage import Loaded, delete_last_round, edit_round, record_round, round_with_token
 from ..words import capital
-from . import expired, game_or_404, posted
+from . import expired, game_or_404, locked_or_404, posted
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 
@@ -58,9 +58,9 @@ def _saved(game: Loaded, number: int, editing: bool) -> variants.Errors:
 @csrf.exempt
 def record(game_id: int):
     """Record the next round: who went out and what everyone else held (or the deal)."""
-    game = game_or_404(game_id)
     form = HandForm()
     if posted(form):
+        game = locked_or_404(game_id)
         number = form.number.data or 0
         repeat = round_with_token(form.token.data)
         errors = _saved(game, number, editing=False)
@@ -70,6 +70,7 @@ def record(game_id: int):
                       "saved already; tap ✎ to change it.")
             return redirect(url_for("games.scoreboard", game_id=game.id))
         return _form_page(game, form, number, errors, request.form, editing=False)
+    game = game_or_404(game_id)
     errors = variants.Errors()
     if request.method == "POST":
         errors.add("general", expired(again="save again"))
@@ -86,12 +87,12 @@ def record(game_id: int):
 @csrf.exempt  # as record()
 def edit(game_id: int, number: int):
     """Correct a past round; totals, dealers and the end of the game follow."""
-    game = game_or_404(game_id)
+    form = HandForm()
+    game = locked_or_404(game_id) if posted(form) else game_or_404(game_id)
     home = variants.get(game.variant)
     if not 1 <= number < game.next_number:
         flash(f"There is no {home.word()} {number} in this game.")
         return redirect(url_for("games.scoreboard", game_id=game.id))
-    form = HandForm()
     if posted(form):
         errors = _saved(game, number, editing=True)
         if not errors:
@@ -123,11 +124,20 @@ def preview(game_id: int, number: int):
 @bp.route("/last/delete", methods=["POST"])
 def delete_last(game_id: int):
     """Delete the last round entered."""
-    game = game_or_404(game_id)
     form = HandForm()
-    # The round's number is posted so a double tap cannot delete the one before it too.
-    if form.validate_on_submit() and form.number.data == len(game.core.rounds):
-        number = delete_last_round(game)
-        db.session.commit()
-        flash(f"{capital(variants.get(game.variant).word())} {number} deleted.")
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    if form.validate_on_submit():
+        game = locked_or_404(game_id)
+        word = variants.get(game.variant).word()
+        # The round's number is posted so a double tap cannot delete the one before it too.
+        if form.number.data == len(game.core.rounds):
+            number = delete_last_round(game)
+            db.session.commit()
+            flash(f"{capital(word)} {number} deleted.")
+        elif (form.number.data or 0) > len(game.core.rounds):
+            flash(f"{capital(word)} {form.number.data} was deleted already (from another "
+                  "phone?): nothing more was deleted.")
+        else:
+            flash(f"{capital(word)} {form.number.data} is no longer the last: "
+                  f"{word} {len(game.core.rounds)} was recorded since (on another phone?), "
+                  "so nothing was deleted.")
+    return redirect(url_for("games.scoreboard", game_id=game_id))

@@ -10,9 +10,9 @@ from .. import csv_export, history, rules
 from ..extensions import db
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..models import Game, Night
-from ..storage import Loaded, nights
+from ..storage import Loaded, nights, touch
 from ..words import capital
-from . import expired, game_or_404, game_view, refusal
+from . import expired, game_or_404, game_view, locked_or_404, refusal
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 PER_PAGE = 20
@@ -94,7 +94,7 @@ def game(game_id: int):
 @bp.route("/games/<int:game_id>/move", methods=["POST"])
 def move(game_id: int):
     """Move a game to another night, or to a night of its own."""
-    found = game_or_404(game_id)
+    found = locked_or_404(game_id)
     row = db.session.get(Game, found.id)
     form, _ = _move_form(found, row.night, request.form)
     if not form.validate_on_submit():
@@ -104,6 +104,7 @@ def move(game_id: int):
     target = None if form.night.data == "new" else db.session.get(Night, int(form.night.data))
     try:
         target = nights.move_game(row, target)
+        touch(found.id)
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()

@@ -10,7 +10,9 @@ from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
 from ..models import Player
+from ..storage import lock
 from ..storage import players as stored
+from ..storage.locks import games_of
 from ..words import plural
 from . import expired, refusal
 
@@ -65,6 +67,7 @@ def rename(player_id: int):
     form = RenameForm()
     if not form.validate_on_submit():
         return _page(player, form, expired())
+    lock(*games_of(player.id))  # their games show the new name: one writer at a time
     old = player.name
     try:
         stored.rename(player, form.name.data or "")
@@ -86,6 +89,7 @@ def merge(player_id: int):
     form.other.choices = [(p.id, f"{p.name} · {plural(games, 'game')}") for p, games in others]
     error = None
     if form.validate_on_submit():
+        lock(*games_of(player.id, form.other.data))
         other = db.session.get(Player, form.other.data)
         name = other.name
         try:

@@ -10,7 +10,7 @@ from ...extensions import csrf, db
 from ...forms import ConfirmForm, TapForm, UndoForm
 from ...storage import add_tap, undo_tap
 from ...storage.writer import event_with_token
-from ...views import expired, game_or_404, game_view, refusal
+from ...views import expired, game_or_404, game_view, locked_or_404, refusal
 from . import HOME
 from .live import KIND_LABELS
 
@@ -46,7 +46,6 @@ def _expired(game_id: int):
 @csrf.exempt  # checked below, so a stale page is answered with the live pot, not an error page
 def tap(game_id: int):
     """Record one pass, king held or missed draw in the hand in progress."""
-    game = game_or_404(game_id)
     form = TapForm()
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
@@ -56,6 +55,7 @@ def tap(game_id: int):
                                     f"{request.form.get('player', '')!r}, so nothing was saved.")
         return _answer(game_id, "That tap could not be read, so nothing was saved: tap again.")
     token = form.token.data or None
+    game = locked_or_404(game_id)
     try:
         seat = form.player.data
         if seat is None or seat >= len(game.players):
@@ -77,12 +77,12 @@ def tap(game_id: int):
 @csrf.exempt  # checked below, as for a tap
 def undo(game_id: int):
     """Take back the last event of the hand in progress."""
-    game = game_or_404(game_id)
     form = UndoForm()
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _expired(game_id)
         return _answer(game_id, "That undo could not be read, so nothing was undone.")
+    game = locked_or_404(game_id)
     try:
         undone = undo_tap(game, form.number.data or 0, form.event.data)
         db.session.commit()

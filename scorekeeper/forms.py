@@ -29,6 +29,7 @@ class HandForm(FlaskForm):
 
     number = hidden_number()
     token = HiddenField(validators=TOKEN)
+    was = HiddenField(validators=[Optional(), Length(max=40)])  # the round, when opened
 
 
 class TapForm(FlaskForm):

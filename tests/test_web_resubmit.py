@@ -94,7 +94,12 @@ def test_a_second_phone_saving_the_same_hand_number_is_refused_with_a_message(cl
                        data=hand_data(P, "Cy", {"Ann": 2, "Ben": 4}, 1, theirs))
     assert late.status_code == 422
     html = late.get_data(as_text=True)
-    assert any("Hand 1 has been recorded already" in a for a in alerts(html))
+    said = " ".join(alerts(html))
+    assert re.search(r"Hand 1 was recorded on another phone at \d\d:\d\d: "
+                     r"Ben went out, Ann 3, Cy 5\. Save again to record what you entered as "
+                     r"hand 2, or correct hand 1 if it is the same hand\.", said), said
+    assert 'value="2"' in html and "Save hand 2" in html  # what was typed, now for hand 2
+    assert 'name="cards-0" value="2" checked' in html
     assert re.search(r'name="went_out" value="2" checked', html)
     assert count(client, Round) == 1
     log = client.get(f"/games/{game_id}/export.json").get_json()

@@ -1,20 +1,18 @@
 """Between the database and the rules: one reader, one writer, the roster and the nights."""
 
+from . import writer
 from .locks import lock, locked_game, touch
-from .reader import Loaded, Tap, read_game, read_games
-from .writer import (
-           Conflict,
-           add_game,
-           add_tap,
-           create_game,
-           delete_last_round,
-           edit_round,
-           record_round,
-           round_with_token,
-           set_ended,
-           undo_tap,
-)
+from .reader import Loaded, Tap, read_game, read_games, round_times
 
-__all__ = ["Conflict", "Loaded", "Tap", "add_game", "add_tap", "create_game",
-           "delete_last_round", "edit_round", "lock", "locked_game", "read_game", "read_games",
-           "record_round", "round_with_token", "set_ended", "touch", "undo_tap"]
+Changed, Conflict, Taken = writer.Changed, writer.Conflict, writer.Taken
+add_game, add_tap, create_game = writer.add_game, writer.add_tap, writer.create_game
+delete_last_round, edit_round, record_round = (writer.delete_last_round, writer.edit_round,
+                                               writer.record_round)
+fingerprint, round_with_token = writer.fingerprint, writer.round_with_token
+set_ended, undo_tap = writer.set_ended, writer.undo_tap
+
+__all__ = ["Changed", "Conflict", "Loaded", "Tap", "Taken", "add_game", "add_tap",
+           "create_game", "delete_last_round", "edit_round", "fingerprint", "lock",
+           "locked_game", "read_game", "read_games", "record_round", "round_times",
+           "round_with_token",
+           "set_ended", "touch", "undo_tap"]

@@ -163,3 +163,10 @@ def _read_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
             recorded_at=tuple(created for _, created in played) if recorded else (),
             waiting=tuple(events.get((row.id, len(played) + 1), ())))
     return loaded
+
+
+def round_times(game_id: int, number: int) -> tuple[datetime, datetime] | None:
+    """Return when a stored round was recorded and when it was last changed."""
+    row = db.session.execute(select(Round.created_at, Round.updated_at)
+                             .where(Round.game_id == game_id, Round.number == number)).first()
+    return None if row is None else (row[0], row[1])

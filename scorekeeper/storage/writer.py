@@ -6,6 +6,8 @@ nothing the rules refuse is ever stored.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -25,6 +27,32 @@ from .reader import Loaded, Tap
 
 class Conflict(rules.RuleError):
     """The game moved on since the form was opened (another phone saved first)."""
+
+
+class Taken(Conflict):
+    """The round a form was for was recorded meanwhile (on another phone)."""
+
+    def __init__(self, number: int):
+        super().__init__(f"hand {number} has been recorded already (from another phone?): "
+                         "check the scoreboard", "number")
+        self.number = number
+
+
+class Changed(Conflict):
+    """The round a correction was for was changed since the form was opened."""
+
+    def __init__(self, number: int):
+        super().__init__(f"hand {number} was changed since this form was opened (on another "
+                         "phone?)", "number")
+        self.number = number
+
+
+def fingerprint(rnd: rules.Round) -> str:
+    """Return a short digest of what a round holds, to tell whether it changed since."""
+    held = sorted((name, hand.cards, hand.kings) for name, hand in rnd.hands.items())
+    said = json.dumps([rnd.went_out, held, [(e.player, e.kind) for e in rnd.events],
+                       list(rnd.corners), rnd.dragon], ensure_ascii=False)
+    return hashlib.sha1(said.encode()).hexdigest()[:16]
 
 
 def _hands(entry: rules.Round, ids: Mapping[str, int],
@@ -104,12 +132,6 @@ def round_with_token(token: str | None) -> Round | None:
     return db.session.scalar(select(Round).where(Round.token == token)) if token else None
 
 
-def _taken(number: int) -> Conflict:
-    """Return the refusal of a hand another phone recorded first."""
-    return Conflict(f"hand {number} has been recorded already (from another phone?): "
-                    "check the scoreboard", "number")
-
-
 def record_round(game: Loaded, number: int, entry: rules.Round, token: str | None) -> Round:
     """Check and store the next round; a token seen before returns the round it saved."""
     seen = round_with_token(token)
@@ -118,7 +140,7 @@ def record_round(game: Loaded, number: int, entry: rules.Round, token: str | Non
     if game.ended:
         raise Conflict("this game was ended; reopen it to record another hand", "number")
     if number != game.next_number:
-        raise _taken(number)
+        raise Taken(number)
     entry = rules.Round(entry.went_out, entry.hands, game.waiting_events(), entry.corners,
                         entry.dragon)
     rules.play(game.with_rounds(game.core.rounds + (entry,)))
@@ -130,14 +152,20 @@ def record_round(game: Loaded, number: int, entry: rules.Round, token: str | Non
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise _taken(number) from None
+        raise Taken(number) from None
     return row
 
 
-def edit_round(game: Loaded, number: int, entry: rules.Round) -> Round:
-    """Check and store a changed past round; totals after it are recomputed when read."""
+def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = None) -> Round:
+    """Check and store a changed past round; totals after it are recomputed when read.
+
+    `was` is the round's fingerprint when the correction was opened: a round changed since
+    (on another phone) is not overwritten blindly.
+    """
     if not 1 <= number < game.next_number:
         raise Conflict(f"there is no hand {number} in this game", "number")
+    if was and was != fingerprint(game.core.rounds[number - 1]):
+        raise Changed(number)
     rounds = list(game.core.rounds)
     entry = rules.Round(entry.went_out, entry.hands, rounds[number - 1].events, entry.corners,
                         entry.dragon)

@@ -150,6 +150,10 @@ class Home:
         """Return a stored round as the form's inputs, so a correction opens filled in."""
         raise NotImplementedError
 
+    def describe(self, players: Sequence[str], rnd: rules.Round) -> str:
+        """Return a round in a few words, e.g. "Ann went out, Ben 4, Cy 2"."""
+        raise NotImplementedError
+
     def input_for(self, error: rules.RuleError, players: Sequence[str]) -> str:
         """Return the form input a rules error belongs to."""
         parts = (error.field or "").split(".")

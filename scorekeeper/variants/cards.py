@@ -82,6 +82,14 @@ class CardsHome(Home):
         """Return a stored hand as the form's inputs."""
         return hand_values(players, rnd)
 
+    def describe(self, players: Sequence[str], rnd: rules.Round) -> str:
+        """Return e.g. "Ann went out, Ben 4 (1 king), Cy 2", or "stalemate: Ann 1, …"."""
+        held = [f"{name} {rnd.hands[name].cards}"
+                + (f" ({plural(rnd.hands[name].kings, 'king')})" if rnd.hands[name].kings else "")
+                for name in players if name in rnd.hands and name != rnd.went_out]
+        start = f"{rnd.went_out} went out" if rnd.went_out else "stalemate:"
+        return f"{start}{',' if rnd.went_out and held else ''} {', '.join(held)}".strip()
+
     def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
         """Return the keys of the cards form besides the dealer."""
         return {**super().hand_form(game, number, editing),

@@ -9,7 +9,18 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import HandForm
-from ..storage import Loaded, delete_last_round, edit_round, record_round, round_with_token
+from ..storage import (
+    Changed,
+    Loaded,
+    Taken,
+    delete_last_round,
+    edit_round,
+    fingerprint,
+    read_game,
+    record_round,
+    round_times,
+    round_with_token,
+)
 from ..words import capital
 from . import expired, game_or_404, locked_or_404, posted
 
@@ -17,16 +28,17 @@ bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 
 
 def _form_page(game: Loaded, form: HandForm, number: int, errors: variants.Errors, values,
-               editing: bool):
+               editing: bool, conflict: dict | None = None):
     """Render the round form, keeping what was typed."""
     home = variants.get(game.variant)
+    status = 422 if errors else 200
     return render_template(
         "hand_form.html", game=game, home=home, result=game.result, form=form, number=number,
-        errors=errors.by_input, values=values, editing=editing,
-        vm=home.hand_form(game, number, editing)), 422 if errors else 200
+        errors=errors.by_input, values=values, editing=editing, conflict=conflict,
+        vm=home.hand_form(game, number, editing)), status
 
 
-def _read(game: Loaded, number: int) -> tuple[rules.Round, variants.Errors]:
+def _read(game: Loaded) -> tuple[rules.Round, variants.Errors]:
     """Return the round the posted form describes, and what could not be read."""
     home = variants.get(game.variant)
     errors = variants.Errors()
@@ -34,22 +46,48 @@ def _read(game: Loaded, number: int) -> tuple[rules.Round, variants.Errors]:
     return entry, errors
 
 
-def _saved(game: Loaded, number: int, editing: bool) -> variants.Errors:
-    """Try to store the posted round; return the errors (none when saved)."""
-    entry, errors = _read(game, number)
+def _moved_on(game: Loaded, number: int, changed: bool) -> dict:
+    """Say what another phone did to round `number` since this form was opened, and the way on."""
+    home = variants.get(game.variant)
+    word, Word = home.word(), capital(home.word())
+    edit = url_for("hands.edit", game_id=game.id, number=number)
+    if number >= game.next_number:
+        return {"text": f"{Word} {number} is not there any more: it was deleted on another "
+                        f"phone. Save again to record what you entered as {word} "
+                        f"{game.next_number}.", "edit": None, "number": number}
+    times = round_times(game.id, number)
+    at = (times[1] if changed else times[0]).strftime("%H:%M")
+    said = home.describe(game.players, game.core.rounds[number - 1])
+    if changed:
+        text = (f"{Word} {number} was changed on another phone at {at}: it is now {said}. "
+                "Save again to replace it with what you entered here.")
+    else:
+        text = (f"{Word} {number} was recorded on another phone at {at}: {said}. "
+                f"Save again to record what you entered as {word} {game.next_number}, or "
+                f"correct {word} {number} if it is the same {word}.")
+    return {"text": text, "edit": edit, "number": number}
+
+
+def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, dict | None]:
+    """Try to store the posted round; return the errors and what moved on (none when saved)."""
+    entry, errors = _read(game)
     if errors:
-        return errors
+        return errors, None
     try:
         if editing:
-            edit_round(game, number, entry)
+            edit_round(game, number, entry, request.form.get("was") or None)
         else:
             record_round(game, number, entry, request.form.get("token"))
         db.session.commit()
+    except (Taken, Changed) as moved:
+        db.session.rollback()
+        errors.add("number", capital(moved.message))
+        return errors, _moved_on(read_game(game.id), number, isinstance(moved, Changed))
     except rules.RuleError as error:
         db.session.rollback()
         home = variants.get(game.variant)
         errors.add(home.input_for(error, game.players), capital(error.message))
-    return errors
+    return errors, None
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -63,13 +101,18 @@ def record(game_id: int):
         game = locked_or_404(game_id)
         number = form.number.data or 0
         repeat = round_with_token(form.token.data)
-        errors = _saved(game, number, editing=False)
+        errors, moved = _save(game, number, editing=False)
         if not errors:
             if repeat is not None:  # the back button, or a second tap: nothing changed
                 flash(f"{capital(variants.get(game.variant).word())} {repeat.number} was "
                       "saved already; tap ✎ to change it.")
             return redirect(url_for("games.scoreboard", game_id=game.id))
-        return _form_page(game, form, number, errors, request.form, editing=False)
+        if moved:
+            # What was typed stays, now for the next round, with a new once-only token.
+            game = read_game(game.id)
+            number = form.number.data = game.next_number
+            form.token.data = secrets.token_urlsafe(16)
+        return _form_page(game, form, number, errors, request.form, False, moved)
     game = game_or_404(game_id)
     errors = variants.Errors()
     if request.method == "POST":
@@ -80,7 +123,14 @@ def record(game_id: int):
     number = game.next_number
     form.number.data = number
     form.token.data = secrets.token_urlsafe(16)
-    return _form_page(game, form, number, errors, request.form, editing=False)
+    # A link from a scoreboard that had not caught up: say what changed since.
+    seen = request.args.get("hand", type=int)
+    moved = None
+    if seen is not None and 1 <= seen != number:
+        moved = _moved_on(game, seen, changed=False)
+        moved["text"] = moved["text"].replace("Save again to record what you entered as",
+                                              "This form is for")
+    return _form_page(game, form, number, errors, request.form, False, moved)
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
@@ -94,17 +144,24 @@ def edit(game_id: int, number: int):
         flash(f"There is no {home.word()} {number} in this game.")
         return redirect(url_for("games.scoreboard", game_id=game.id))
     if posted(form):
-        errors = _saved(game, number, editing=True)
+        errors, moved = _save(game, number, editing=True)
         if not errors:
             flash(f"{capital(home.word())} {number} changed.")
             return redirect(url_for("games.scoreboard", game_id=game.id))
-        return _form_page(game, form, number, errors, request.form, editing=True)
+        if moved:
+            game = read_game(game.id)
+            if number >= game.next_number:  # deleted meanwhile: nothing left to correct
+                flash(moved["text"].split(" Save again")[0])
+                return redirect(url_for("games.scoreboard", game_id=game.id))
+            form.was.data = fingerprint(game.core.rounds[number - 1])  # Save again replaces
+        return _form_page(game, form, number, errors, request.form, True, moved)
     errors = variants.Errors()
     values = home.round_values(game.players, game.core.rounds[number - 1])
     if request.method == "POST":
         errors.add("general", expired(again="save again"))
         values = request.form
     form.number.data = number
+    form.was.data = fingerprint(game.core.rounds[number - 1])
     return _form_page(game, form, number, errors, values, editing=True)
 
 
@@ -116,7 +173,7 @@ def preview(game_id: int, number: int):
     home = variants.get(game.variant)
     if not 1 <= number <= game.next_number:
         return "", 204
-    entry, errors = _read(game, number)
+    entry, errors = _read(game)
     return render_template(home.template("preview"), game=game, home=home, number=number,
                            pv=home.preview(game, number, variants.Entry(entry, errors)))
 

@@ -93,6 +93,12 @@ class CoronationHome(Home):
                                    else rnd.went_out)
         return values
 
+    def describe(self, players, rnd) -> str:
+        """Return e.g. "corners Ann, Ben, nobody, Ann; dragon Ann"."""
+        corners = ", ".join(name or "nobody" for name in rnd.corners) or "none crowned"
+        dragon = rnd.dragon if rnd.dragon is not None else rnd.went_out
+        return f"corners {corners}; dragon {dragon or 'nobody'}"
+
     def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
         """Add the four corners' inputs and whether this deal can decide the match."""
         return {**super().hand_form(game, number, editing),

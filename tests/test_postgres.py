@@ -76,7 +76,8 @@ def test_the_same_hand_twice_and_a_second_phone_are_refused_on_postgresql(pg, pg
     late = pg.post(f"/games/{game_id}/hands/new",
                    data=hand_data(P, "Cy", {"Ann": 2, "Zoë": 3}, 1, theirs))
     assert late.status_code == 422
-    assert any("recorded already" in a for a in alerts(late.get_data(as_text=True)))
+    assert any("Hand 1 was recorded on another phone" in a
+               for a in alerts(late.get_data(as_text=True)))
     with pg_app.app_context():
         assert db.session.query(Round).count() == 1
 

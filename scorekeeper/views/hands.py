@@ -52,9 +52,10 @@ def _moved_on(game: Loaded, number: int, changed: bool) -> dict:
     word, Word = home.word(), capital(home.word())
     edit = url_for("hands.edit", game_id=game.id, number=number)
     if number >= game.next_number:
-        return {"text": f"{Word} {number} is not there any more: it was deleted on another "
-                        f"phone. Save again to record what you entered as {word} "
-                        f"{game.next_number}.", "edit": None, "number": number}
+        gone = game.next_number
+        return {"text": f"{Word} {gone} was deleted on another phone, so the next {word} is "
+                        f"{gone} again. Save again to record what you entered as {word} {gone}.",
+                "edit": None, "number": number}
     times = round_times(game.id, number)
     at = (times[1] if changed else times[0]).strftime("%H:%M")
     said = home.describe(game.players, game.core.rounds[number - 1])

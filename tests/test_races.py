@@ -1,0 +1,213 @@
+"""Races between phones, tried for real: a waitress server, clients released together.
+
+Each case is tried many times on SQLite and on PostgreSQL. After every trial the game
+still loads, its hands run 1..n, chips are conserved, and a refused write said why.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import socket
+import threading
+import urllib.parse
+
+import pytest
+from sqlalchemy import select
+from waitress.server import create_server
+
+from scorekeeper import rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Event, Round
+from scorekeeper.storage import read_game
+from tests.conftest import alerts, hand_data, make_app, start_game
+from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
+
+P = ["Ann", "Ben", "Cy"]
+TRIALS = 20
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def server(request, tmp_path):
+    """Serve an app on SQLite or PostgreSQL with waitress on a loopback port."""
+    if request.param == "postgres":
+        app = request.getfixturevalue("pg_app")
+    else:
+        app = make_app(tmp_path / "races.sqlite")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    serving = create_server(app, host="127.0.0.1", port=port, threads=8)
+    thread = threading.Thread(target=serving.run, daemon=True)
+    thread.start()
+    yield app, port
+    serving.close()
+    if request.param == "sqlite":
+        with app.app_context():
+            db.engine.dispose()
+
+
+def send(port: int, path: str, data: dict | None = None, cookie: str = ""):
+    """Send one request on a connection of its own; return (status, headers, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Cookie": cookie} if cookie else {}
+    if data is None:
+        connection.request("GET", path, headers=headers)
+    else:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request("POST", path, urllib.parse.urlencode(data), headers)
+    response = connection.getresponse()
+    body = response.read().decode("utf-8")
+    connection.close()
+    return response.status, dict(response.getheaders()), body
+
+
+def together(port: int, *requests: tuple[str, dict]) -> list[tuple[int, str]]:
+    """Send the requests from threads released at once; return each (status, what it said).
+
+    A redirect's flashed message is read from the page it leads to, with its cookie.
+    """
+    barrier = threading.Barrier(len(requests))
+    answers: list = [None] * len(requests)
+
+    def phone(index: int, path: str, data: dict) -> None:
+        barrier.wait()
+        status, headers, body = send(port, path, data)
+        said = " ".join(alerts(body))
+        if status == 302:
+            cookie = headers.get("Set-Cookie", "").split(";")[0]
+            _, _, page = send(port, urllib.parse.urlparse(headers["Location"]).path,
+                              cookie=cookie)
+            said = " ".join(re.findall(r'class="flash" role="status">([^<]+)<', page))
+        answers[index] = (status, said)
+
+    threads = [threading.Thread(target=phone, args=(i, path, data))
+               for i, (path, data) in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return answers
+
+
+def check_sound(app, game_id: int) -> rules.GameResult:
+    """Assert the game loads, its hands run 1..n and no tap sits past the hand in progress."""
+    with app.app_context():
+        game = read_game(game_id)
+        result = game.result  # raises if the stored game fails the rules
+        numbers = list(db.session.scalars(select(Round.number)
+                                          .where(Round.game_id == game_id)
+                                          .order_by(Round.number)))
+        assert numbers == list(range(1, len(numbers) + 1))
+        hands = set(db.session.scalars(select(Event.hand_number)
+                                       .where(Event.game_id == game_id)))
+        assert all(1 <= n <= len(numbers) + 1 for n in hands)
+        db.session.remove()
+        return result
+
+
+def one_saved_one_refused(answers, refused_words: str) -> None:
+    """Assert exactly one write went through and the other was refused with a reason."""
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [302, 422], answers
+    said = next(text for status, text in answers if status == 422)
+    assert re.search(refused_words, said), said
+
+
+def setup_client(app):
+    """Return a test client of the same app, to set a game up before the race."""
+    return app.test_client()
+
+
+def test_a_correction_that_ends_the_game_against_the_next_hand(server):
+    app, port = server
+    client = setup_client(app)
+    for _ in range(TRIALS):
+        game_id = start_game(client, P)
+        for number in (1, 2):
+            client.post(f"/games/{game_id}/hands/new",
+                        data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}, number))
+        ending = hand_data(P, "Ann", {"Ben": (20, 1), "Cy": 2}, 2)
+        answers = together(port, (f"/games/{game_id}/hands/2/edit", ending),
+                           (f"/games/{game_id}/hands/new",
+                            hand_data(P, "Ann", {"Ben": 1, "Cy": 1}, 3)))
+        one_saved_one_refused(answers, r"already over after round 2")
+        result = check_sound(app, game_id)
+        assert len(result.rounds) in (2, 3) and result.over == (len(result.rounds) == 2)
+
+
+def test_recording_while_another_phone_deletes_the_last_hand(server):
+    app, port = server
+    client = setup_client(app)
+    for _ in range(TRIALS):
+        game_id = start_game(client, P)
+        for number in (1, 2):
+            client.post(f"/games/{game_id}/hands/new",
+                        data=hand_data(P, "Cy", {"Ann": 1, "Ben": 1}, number))
+        answers = together(port, (f"/games/{game_id}/hands/new",
+                                  hand_data(P, "Ann", {"Ben": 1, "Cy": 1}, 3)),
+                           (f"/games/{game_id}/hands/last/delete", {"number": "2"}))
+        statuses = sorted(status for status, _ in answers)
+        result = check_sound(app, game_id)
+        if len(result.rounds) == 1:  # the delete went first: hand 3 was refused
+            assert statuses == [302, 422]
+            assert "Hand 2 was deleted on another phone" in answers[0][1]
+        else:  # the hand went first: the delete was refused
+            assert len(result.rounds) == 3 and statuses == [302, 302]
+            assert "Hand 2 is no longer the last" in answers[1][1]
+
+
+def test_two_corrections_of_one_hand_opened_together(server):
+    app, port = server
+    client = setup_client(app)
+    for _ in range(TRIALS):
+        game_id = start_game(client, P)
+        client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+        html = client.get(f"/games/{game_id}/hands/1/edit").get_data(as_text=True)
+        was = re.search(r'name="was" type="hidden" value="([^"]+)"', html).group(1)
+        answers = together(
+            port, (f"/games/{game_id}/hands/1/edit",
+                   {**hand_data(P, "Ann", {"Ben": 4, "Cy": 2}), "was": was}),
+            (f"/games/{game_id}/hands/1/edit",
+             {**hand_data(P, "Ann", {"Ben": 7, "Cy": 2}), "was": was}))
+        one_saved_one_refused(answers, r"Hand 1 was changed on another phone")
+        result = check_sound(app, game_id)
+        kept = 4 if answers[0][0] == 302 else 7
+        assert result.totals["Ben"] == kept
+
+
+def test_two_phones_recording_the_same_hand(server):
+    app, port = server
+    client = setup_client(app)
+    for _ in range(TRIALS):
+        game_id = start_game(client, P)
+        answers = together(port, (f"/games/{game_id}/hands/new",
+                                  hand_data(P, "Ann", {"Ben": 3, "Cy": 2}, 1)),
+                           (f"/games/{game_id}/hands/new",
+                            hand_data(P, "Ben", {"Ann": 3, "Cy": 2}, 1)))
+        one_saved_one_refused(answers, r"Hand 1 was recorded on another phone")
+        assert len(check_sound(app, game_id).rounds) == 1
+
+
+def test_a_chips_tap_while_another_phone_deletes_the_last_hand(server):
+    app, port = server
+    client = setup_client(app)
+    for _ in range(TRIALS):
+        game_id = start_game(client, P, variant="chips")
+        client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+        answers = together(port, (f"/games/{game_id}/chips/events",
+                                  {"number": "2", "player": "1", "kind": "pass"}),
+                           (f"/games/{game_id}/hands/last/delete", {"number": "1"}))
+        result = check_sound(app, game_id)
+        with app.app_context():
+            game = read_game(game_id)
+            now = rules.get_variant("chips").live(game.core, game.waiting_events(), game.result)
+            in_play = game.result.extra["chips_in_play"]
+            db.session.remove()
+        assert sum(now["stacks"].values()) + now["pot"] == in_play  # chips are conserved
+        # The delete always goes through (hand 1 is the last either way), and the tap never
+        # lands in a hand nobody played: refused if it came second, deleted with hand 1's
+        # next hand if it came first.
+        assert result.rounds == () and answers[1][0] == 302 and now["pot"] == 3
+        assert answers[0][0] == 302 or "Hand 2 is not being played now" in answers[0][1]

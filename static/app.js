@@ -1,24 +1,41 @@
-/* Progressive enhancement only: every page works without this file. */
+/* Progressive enhancement only: every page works without this file.
+   What every page does: once-only forms, the new-game helpers, the round form's preview
+   from the server, and keeping a game's pages in step with the other phones. */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
 
-  /* One submit per form: a double tap sends once (the server also ignores repeats). */
-  $$("form").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      var ask = form.getAttribute("data-confirm");
-      if (ask && !window.confirm(ask)) { event.preventDefault(); return; }
-      if (form.dataset.sent) { event.preventDefault(); return; }
-      form.dataset.sent = "1";
-      $$("button[type=submit]", form).forEach(function (b) { b.setAttribute("aria-busy", "true"); });
-    });
+  /* One submit per form: a double tap sends once (the server also ignores repeats).
+     Listened for on the document, so forms put in by a refresh are covered too. */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var ask = form.getAttribute("data-confirm");
+    if (ask && !window.confirm(ask)) { event.preventDefault(); return; }
+    if (form.dataset.sent) { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+    $$("button[type=submit]", form).forEach(function (b) { b.setAttribute("aria-busy", "true"); });
   });
   /* Coming back with the back button must not leave a form stuck as sent. */
   window.addEventListener("pageshow", function () {
     $$("form").forEach(function (f) { delete f.dataset.sent; });
   });
+
+  /* Put the server's [data-slot] parts in place of the page's parts of the same name. */
+  var place = function (html, scope) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    $$("[data-slot]", holder).forEach(function (fresh) {
+      var slot = $('[data-slot="' + fresh.dataset.slot + '"]', scope);
+      if (!slot) return;
+      slot.innerHTML = fresh.innerHTML;
+      Array.prototype.forEach.call(fresh.attributes, function (a) {
+        if (a.name.indexOf("data-") === 0 && a.name !== "data-slot") slot.setAttribute(a.name, a.value);
+      });
+      slot.hidden = fresh.hidden;
+    });
+  };
 
   /* New game: roster chips fill seats; only the chosen variant's rules show. */
   var newGame = $("#new-game");
@@ -56,7 +73,7 @@
     };
     $$("input[name=variant]", newGame).forEach(function (r) { r.addEventListener("change", showVariant); });
     showVariant();
-    /* Say which games fit the players seated: coronation is for exactly two. */
+    /* Say which games fit the players seated: a game may be for exactly two. */
     var showFit = function () {
       var seated = seats.filter(function (s) { return s.value.trim(); }).length;
       $$("[data-players]", newGame).forEach(function (option) {
@@ -92,8 +109,7 @@
   });
 
   /* Round form: hide the one who went out; ask the server to preview what is tapped.
-     The scoring lives on the server only: each change posts the form to the preview URL,
-     which answers with [data-slot] elements that replace the ones of the same name. */
+     The scoring lives on the server only: each change posts the form to the preview URL. */
   var hand = $("#hand-form");
   if (hand) {
     var outChanged = function () {
@@ -108,19 +124,6 @@
       });
     };
     var asked = 0;
-    var place = function (html) {
-      var holder = document.createElement("div");
-      holder.innerHTML = html;
-      $$("[data-slot]", holder).forEach(function (fresh) {
-        var slot = $('[data-slot="' + fresh.dataset.slot + '"]', hand);
-        if (!slot) return;
-        slot.innerHTML = fresh.innerHTML;
-        Array.prototype.forEach.call(fresh.attributes, function (a) {
-          if (a.name.indexOf("data-") === 0 && a.name !== "data-slot") slot.setAttribute(a.name, a.value);
-        });
-        slot.hidden = fresh.hidden;
-      });
-    };
     var preview = function () {
       outChanged();
       if (!hand.dataset.preview || !window.fetch) return;
@@ -128,12 +131,68 @@
       hand.setAttribute("data-previewing", "");
       fetch(hand.dataset.preview, { method: "POST", body: new FormData(hand), credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : ""; })
-        .then(function (html) { if (mine === asked) place(html); })
+        .then(function (html) { if (mine === asked) place(html, hand); })
         .catch(function () { /* no connection: the preview waits for the next tap */ })
         .then(function () { if (mine === asked) hand.removeAttribute("data-previewing"); });
     };
     hand.addEventListener("change", preview);
     hand.addEventListener("input", preview);
     preview();
+  }
+
+  /* In step with the other phones: ask "anything new since version V?" (an empty 204 when
+     nothing is) and, when the game moved on, refresh the page's content in place, or on a
+     round form say what changed, without touching what is being typed. */
+  var POLL_MS = 700;
+  var watch = $("[data-live-version]");
+  if (watch && window.fetch) {
+    var version = watch.dataset.liveVersion;
+    var asking = false;
+    var busyHere = function () {
+      var main = $("main");
+      var focused = document.activeElement;
+      return !!$("details[open]", main) ||
+        (focused && main.contains(focused) && /^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName));
+    };
+    var refreshPage = function (seen) {
+      return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+          if (!fresh) return;
+          $("main").innerHTML = fresh.innerHTML;
+          watch = $("[data-live-version]") || watch;
+          version = watch.dataset.liveVersion || seen;
+          document.dispatchEvent(new CustomEvent("kc:refreshed"));
+        });
+    };
+    var changed = function (seen) {
+      if (watch.dataset.onChange === "notice") {
+        version = seen;
+        return fetch(watch.dataset.notice, { credentials: "same-origin", cache: "no-store" })
+          .then(function (r) { return r.ok ? r.text() : ""; })
+          .then(function (html) { place(html, hand || document); });
+      }
+      if (busyHere()) return Promise.resolve();  // asked again at the next tick
+      return refreshPage(seen);
+    };
+    var poll = function () {
+      if (document.hidden || asking) return;
+      asking = true;
+      fetch(watch.dataset.url + "?since=" + encodeURIComponent(version),
+            { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.status === 200 ? r.json() : null; })
+        .then(function (now) {
+          if (now && String(now.version) !== String(version)) return changed(String(now.version));
+        })
+        .catch(function () { /* no connection: ask again at the next tick */ })
+        .then(function () { asking = false; });
+    };
+    /* A change this phone made itself is not news to it. */
+    document.addEventListener("kc:seen", function (event) { version = String(event.detail); });
+    window.setInterval(poll, POLL_MS);
+    document.addEventListener("visibilitychange", poll);
+    window.addEventListener("online", poll);
   }
 })();

@@ -38,6 +38,7 @@ class Loaded:
     created_at: datetime
     updated_at: datetime
     night_id: int | None
+    version: int  # one more with every change: what phones ask about
     recorded_at: tuple[datetime, ...]  # when each round was recorded (if asked for)
     waiting: tuple[Tap, ...]  # chips events of the hand in progress
 
@@ -116,7 +117,7 @@ def _read_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
         return {}
     games = db.session.execute(
         select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
-               Game.ended, Game.night_id, Game.created_at, Game.updated_at)
+               Game.ended, Game.night_id, Game.created_at, Game.updated_at, Game.version)
         .where(Game.id.in_(ids))).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for game_id, player_id, name in db.session.execute(
@@ -159,7 +160,7 @@ def _read_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
         loaded[row.id] = Loaded(
             id=row.id, core=core, player_ids=tuple(pid for pid, _ in seats[row.id]),
             played_on=row.played_on, created_at=row.created_at, updated_at=row.updated_at,
-            night_id=row.night_id,
+            night_id=row.night_id, version=row.version,
             recorded_at=tuple(created for _, created in played) if recorded else (),
             waiting=tuple(events.get((row.id, len(played) + 1), ())))
     return loaded
@@ -170,3 +171,8 @@ def round_times(game_id: int, number: int) -> tuple[datetime, datetime] | None:
     row = db.session.execute(select(Round.created_at, Round.updated_at)
                              .where(Round.game_id == game_id, Round.number == number)).first()
     return None if row is None else (row[0], row[1])
+
+
+def version_of(game_id: int) -> int | None:
+    """Return a game's version alone (one indexed row), or None when there is no such game."""
+    return db.session.scalar(select(Game.version).where(Game.id == game_id))

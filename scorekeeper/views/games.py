@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
 from ..models import Game
-from ..storage import create_game, set_ended
+from ..storage import create_game, set_ended, version_of
 from ..storage.players import roster
 from ..words import capital
 from . import expired, game_or_404, game_view, locked_or_404
@@ -41,6 +51,20 @@ def new():
     return render_template("new_game.html", form=form, errors=errors.by_input,
                            values=request.form, roster=roster(), seats=range(MAX_SEATS),
                            homes=variants.homes()), 422 if errors else 200
+
+
+@bp.route("/<int:game_id>/version")
+def version(game_id: int):
+    """Answer a phone asking "anything new since version V?": 204 when nothing is."""
+    now = version_of(game_id)
+    if now is None:
+        abort(404)
+    if request.args.get("since", type=int) == now:
+        response = current_app.response_class(status=204)
+    else:
+        response = jsonify(version=now)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.route("/<int:game_id>")

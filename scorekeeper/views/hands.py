@@ -179,6 +179,26 @@ def preview(game_id: int, number: int):
                            pv=home.preview(game, number, variants.Entry(entry, errors)))
 
 
+@bp.route("/<int:number>/notice")
+def notice(game_id: int, number: int):
+    """Say what another phone changed since a round form was opened (nothing if nothing).
+
+    The form asks when the game's version moves on; `was` is the fingerprint a correction
+    was opened with. Nothing is replayed: this only compares what is stored.
+    """
+    game = game_or_404(game_id)
+    was = request.args.get("was")
+    moved = None
+    if was and (number >= game.next_number
+                or fingerprint(game.core.rounds[number - 1]) != was):
+        moved = _moved_on(game, number, changed=True)
+    elif not was and number != game.next_number:
+        moved = _moved_on(game, number, changed=False)
+    text = moved["text"].split(" Save again")[0] + " Saving will ask what to do." if moved else ""
+    return render_template("notice.html", text=text, edit=moved and moved.get("edit"),
+                           number=number, home=variants.get(game.variant))
+
+
 @bp.route("/last/delete", methods=["POST"])
 def delete_last(game_id: int):
     """Delete the last round entered."""

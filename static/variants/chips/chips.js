@@ -7,7 +7,6 @@
   "use strict";
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
-  var POLL_MS = 4000;
   var RETRY_MS = 3000;
   var DEBOUNCE_MS = 450;  // a thumb's double tap on one key is one pass
 
@@ -72,6 +71,8 @@
       serverHtml = html;
       panel.parentNode.replaceChild(fresh, panel);
       panel = fresh;
+      // This phone's own tap is not news to the page's watch for other phones' changes.
+      document.dispatchEvent(new CustomEvent("kc:seen", { detail: fresh.dataset.gameVersion }));
       showQueued();
     };
 
@@ -144,23 +145,15 @@
       flush();
     }, true);
 
-    /* Another phone may tap or save the hand: fetch the panel again now and then. */
-    var refresh = function () {
-      if (document.hidden || sending || queue.length) return;
-      fetch(panel.dataset.url, { credentials: "same-origin", headers: { "X-Live-Panel": "1" } })
-        .then(function (r) { return r.text(); })
-        .then(function (html) {
-          var holder = document.createElement("div");
-          holder.innerHTML = html;
-          var fresh = $("[data-live-panel]", holder);
-          if (!fresh || fresh.dataset.version !== panel.dataset.version) swap(html);
-        })
-        .catch(function () { /* offline: try again at the next tick */ });
-    };
-    window.setInterval(refresh, POLL_MS);
-    document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
+    /* Another phone tapped or saved: app.js refreshed the page; take the new panel. */
+    document.addEventListener("kc:refreshed", function () {
+      var fresh = $("[data-live-panel]");
+      if (!fresh) return;
+      panel = fresh;
+      serverHtml = panel.outerHTML;
+      showQueued();
+    });
     window.addEventListener("online", function () { offline = false; flush(); });
-    window.addEventListener("pageshow", function (e) { if (e.persisted) refresh(); });
     showQueued();
     flush();
   }

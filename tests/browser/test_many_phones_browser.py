@@ -1,0 +1,107 @@
+"""Two phones on one game of each variant: what one saves shows on the other within a second."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser.conftest import PHONE, Taps, settled, shot
+from tests.browser.test_chips_browser import record as record_cards
+from tests.browser.test_coronation_browser import tap_deal
+
+
+@pytest.fixture
+def two_phones(browser, live_server):
+    """Return two phone-sized pages on the live server, as two people at the table."""
+    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                    has_touch=True, base_url=live_server) for _ in range(2)]
+    pages = [context.new_page() for context in contexts]
+    for page in pages:
+        page.set_default_timeout(10_000)
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def start(page, names, game):
+    """Start a game of `game` ("Penalty points", "Chip pot", "Coronation") on a phone."""
+    taps = Taps(page)
+    page.goto("/games/new")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=seat-{seat}]", name)
+    taps.tap(page.locator("label.tap").filter(has_text=game))
+    taps.tap("button:has-text('Start game')")
+    page.wait_for_selector("#record-hand")
+    return taps
+
+
+def save(page, taps) -> float:
+    """Tap Save; return the moment the saving phone shows its scoreboard again."""
+    settled(page)
+    taps.tap("#save-hand")
+    page.wait_for_selector("#record-hand, .banner")
+    return time.monotonic()
+
+
+def shows_within(page, selector: str, text: str, since: float, seconds: float = 1.0) -> None:
+    """Wait for `text` in `selector`, and hold it to showing within `seconds` of `since`."""
+    page.locator(selector).filter(has_text=text).first.wait_for(timeout=5_000)
+    took = time.monotonic() - since
+    assert took <= seconds, f"{text!r} showed after {took:.2f} s"
+
+
+@pytest.mark.parametrize("game", ["Penalty points", "Chip pot"])
+def test_a_hand_saved_on_one_phone_shows_on_the_other_s_scoreboard(two_phones, game):
+    one, other = two_phones
+    taps = start(one, ["Ann", "Ben", "Cy"], game)
+    other.goto(one.url)
+    assert "Record hand 1" in other.locator("#record-hand").inner_text()
+    record_cards(one, taps, "Ben", {"Ann": 3, "Cy": 2})
+    done = save(one, taps)
+    shows_within(other, "#record-hand", "Record hand 2", done)
+    assert "1 hand played" in other.locator(".game-head").inner_text()
+    shot(other, f"two-phones-{game.split()[0].lower()}-other")
+
+
+def test_a_deal_saved_on_one_phone_shows_on_the_other_s_scoreboard(two_phones):
+    one, other = two_phones
+    taps = start(one, ["Ann", "Ben"], "Coronation")
+    other.goto(one.url)
+    taps.tap("#record-hand")
+    tap_deal(one, taps, ["Ann", "Ben", "Ann", "Nobody"], "Ann")
+    done = save(one, taps)
+    shows_within(other, ".banner", "Ann wins!", done)
+
+
+def test_a_chips_tap_on_one_phone_shows_in_the_other_s_pot(two_phones):
+    one, other = two_phones
+    start(one, ["Ann", "Ben"], "Chip pot")
+    other.goto(one.url)
+    one.locator("#live .live-player[data-name='Ben'] .tapkey").filter(has_text="Pass").click()
+    one.wait_for_selector("#live [data-live-status]:empty", state="attached")
+    done = time.monotonic()
+    shows_within(other, "#live .pot", "3", done)
+    assert "Last tap: Ben, pass (1)" in other.locator("#live").inner_text()
+
+
+def test_a_form_open_on_the_other_phone_says_the_hand_was_recorded_and_keeps_its_taps(
+        two_phones):
+    one, other = two_phones
+    taps = start(one, ["Ann", "Ben", "Cy"], "Penalty points")
+    other.goto(one.url)
+    other_taps = Taps(other)
+    record_cards(other, other_taps, "Cy", {"Ann": 4, "Ben": 1})  # typed, not saved
+    record_cards(one, taps, "Ben", {"Ann": 3, "Cy": 2})
+    done = save(one, taps)
+    shows_within(other, "[data-slot=notice]", "Hand 1 was recorded on another phone", done)
+    notice = other.locator("[data-slot=notice]").inner_text()
+    assert "Ben went out, Ann 3, Cy 2" in notice
+    assert other.locator("input[name=cards-0][value='4']").is_checked()  # the taps stay
+    shot(other, "two-phones-stale-form")
+    # Saving anyway asks: the hand is not recorded twice behind anyone's back.
+    other_taps.tap("#save-hand")
+    other.wait_for_selector("#number-error")
+    assert "Save again to record what you entered as hand 2" in other.locator(
+        "#number-error").inner_text()
+    assert "Save hand 2" in other.locator("#save-hand").inner_text()

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from . import gamelog, rules
+from . import exchange, gamelog, rules
 from .extensions import db
 from .models import Game, Night, Player
 from .storage import Loaded, add_game, read_games
@@ -22,7 +22,7 @@ from .storage.players import clean_name, name_key
 FORMAT = "kings-corners-backup/1"
 TOP_KEYS = {"format", "roster", "nights", "games_without_night"}
 # What a backup adds to a game log, taken out again before the log is checked.
-GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress")
+GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress", "needs_repair")
 
 
 class Refused(rules.RuleError):
@@ -36,7 +36,7 @@ def _when(value: datetime) -> str:
 
 def _game(game: Loaded) -> dict[str, Any]:
     """Return one game as the backup writes it: its game log plus what rebuilds it exactly."""
-    doc = gamelog.render(game.core, game.played_on, game.result)
+    doc = exchange.export_document(game)
     doc["created_at"] = _when(game.created_at)
     doc["recorded_at"] = [_when(at) for at in game.recorded_at]
     if game.waiting:
@@ -119,7 +119,9 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
     if not isinstance(raw, dict):
         raise Refused("a game must be an object", where)
     try:
-        parsed = gamelog.parse({k: v for k, v in raw.items() if k not in GAME_EXTRA})
+        # A game the rules refused when it was backed up is kept as it was, to be repaired.
+        parsed = gamelog.parse({k: v for k, v in raw.items() if k not in GAME_EXTRA},
+                               check=not raw.get("needs_repair"))
     except rules.RuleError as error:
         raise Refused(str(error), where) from None
     core = parsed.game
@@ -137,10 +139,10 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
              created_at=created,
              recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
                           for i, when in enumerate(recorded)],
-             waiting=_waiting(raw, where, core))
+             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")))
 
 
-def _waiting(raw: dict, where: str, core: rules.Game) -> list[rules.Event]:
+def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
     """Return the events of a hand in progress, checked as the hand would take them."""
     waiting = _list(raw, "events_in_progress", f"{where}.")
     if not waiting:
@@ -152,7 +154,8 @@ def _waiting(raw: dict, where: str, core: rules.Game) -> list[rules.Event]:
                           f"{where}.events_in_progress[{i}]")
         events.append(rules.Event(event["player"], event.get("kind")))
     try:
-        rules.get_variant(core.variant).live(core, events)
+        if check:
+            rules.get_variant(core.variant).live(core, events)
     except rules.RuleError as error:
         raise Refused(str(error), f"{where}.events_in_progress") from None
     return events

@@ -11,7 +11,10 @@ from .storage import Loaded, create_game
 
 
 def export_document(game: Loaded) -> dict[str, Any]:
-    """Return a stored game's log."""
+    """Return a stored game's log; one the rules refuse is written as entered, marked."""
+    if not game.readable:
+        return {**gamelog.render_input(game.core, game.played_on), "result": None,
+                "needs_repair": str(game.outcome.error)}
     return gamelog.render(game.core, game.played_on, game.result)
 
 

@@ -79,8 +79,12 @@ def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
         dragon=_optional_name(raw.get("dragon"), players, "dragon"))
 
 
-def parse(doc: Any) -> Parsed:
-    """Check a game-log document against GAMELOG.md and RULES.md; return the game in it."""
+def parse(doc: Any, check: bool = True) -> Parsed:
+    """Check a game-log document against the format and the rules; return the game in it.
+
+    `check=False` reads a game that a backup marks as needing repair: its entries are read
+    as strictly, but it is not played through the rules (it is known to fail them).
+    """
     if not isinstance(doc, dict):
         raise RuleError("a game log is a JSON object")
     if doc.get("format") != FORMAT:
@@ -124,13 +128,29 @@ def parse(doc: Any) -> Parsed:
         except RuleError as error:
             raise error.at_round(number)
     game = rules.Game(variant.name, tuple(names), first_dealer, settings, tuple(rounds), ended)
-    variant.play(game)
+    if check:
+        variant.play(game)
     return Parsed(game, played_on)
 
 
 def _seated(game: rules.Game, values: dict[str, Any]) -> dict[str, Any]:
     """Return a per-player object with every player as a key, in seating order."""
     return {name: values.get(name, 0) for name in game.players}
+
+
+def render_input(game: rules.Game, played_on: date | None) -> dict[str, Any]:
+    """Return what was entered, normalised: the log without its computed result."""
+    home = variants.get(game.variant)
+    return {
+        "format": FORMAT,
+        "variant": game.variant,
+        "rules": dict(game.settings),
+        "players": list(game.players),
+        "first_dealer": game.first_dealer,
+        "played_on": played_on.isoformat() if played_on else None,
+        "ended": game.ended,
+        "rounds": [home.render_round(game, rnd) for rnd in game.rounds],
+    }
 
 
 def render(game: rules.Game, played_on: date | None,
@@ -146,15 +166,6 @@ def render(game: rules.Game, played_on: date | None,
             value = rr.extra.get(key)
             row[key] = _seated(game, value) if isinstance(value, dict) else value
         rounds.append(row)
-    return {
-        "format": FORMAT,
-        "variant": game.variant,
-        "rules": dict(game.settings),
-        "players": list(game.players),
-        "first_dealer": game.first_dealer,
-        "played_on": played_on.isoformat() if played_on else None,
-        "ended": game.ended,
-        "rounds": [home.render_round(game, rnd) for rnd in game.rounds],
-        "result": {"over": result.over, "winners": list(result.winners),
-                   "totals": _seated(game, result.totals), "rounds": rounds},
-    }
+    return {**render_input(game, played_on),
+            "result": {"over": result.over, "winners": list(result.winners),
+                       "totals": _seated(game, result.totals), "rounds": rounds}}

@@ -27,6 +27,7 @@ class NightSummary:
     games: tuple[Loaded, ...]
     wins: tuple[tuple[str, int], ...]  # (name, games won), most first
     unfinished: int
+    broken: int = 0  # games the rules refuse as stored: they need repair
 
 
 def summarise(night: Night) -> NightSummary:
@@ -50,13 +51,15 @@ def summary_of(night: Night, games: Sequence[Loaded]) -> NightSummary:
     """Return the summary of a night whose games are read."""
     players: dict[str, None] = {}
     wins: Counter[str] = Counter()
-    unfinished = 0
+    unfinished = broken = 0
     for game in games:
         players.update(dict.fromkeys(game.players))
-        if game.result.over:
+        if not game.readable:
+            broken += 1
+        elif game.result.over:
             wins.update(game.result.winners)
         else:
             unfinished += 1
     order = list(players)
     ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
-    return NightSummary(night, tuple(players), tuple(games), tuple(ranked), unfinished)
+    return NightSummary(night, tuple(players), tuple(games), tuple(ranked), unfinished, broken)

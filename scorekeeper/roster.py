@@ -19,6 +19,7 @@ def played_games(player: Player | None = None) -> list[stats.Played]:
         query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player.id)))
     rows = db.session.execute(query).all()
     loaded = read_games(game_id for game_id, _ in rows)
+    # A game the rules refuse as stored has no result to count until it is repaired.
     return [stats.Played(loaded[game_id].core, loaded[game_id].result, loaded[game_id].played_on,
                          loaded[game_id].night_id, label(night) if night else "", game_id)
-            for game_id, night in rows]
+            for game_id, night in rows if loaded[game_id].readable]

@@ -2,7 +2,7 @@
 
 from . import writer
 from .locks import lock, locked_game, touch
-from .reader import Loaded, Tap, read_game, read_games, round_times, version_of
+from .reader import Loaded, Tap, Unreadable, read_game, read_games, round_times, version_of
 
 Changed, Conflict, Taken = writer.Changed, writer.Conflict, writer.Taken
 add_game, add_tap, create_game = writer.add_game, writer.add_tap, writer.create_game
@@ -15,4 +15,4 @@ __all__ = ["Changed", "Conflict", "Loaded", "Tap", "Taken", "add_game", "add_tap
            "create_game", "delete_last_round", "edit_round", "fingerprint", "lock",
            "locked_game", "read_game", "read_games", "record_round", "round_times",
            "round_with_token",
-           "set_ended", "touch", "undo_tap", "version_of"]
+           "set_ended", "touch", "undo_tap", "Unreadable", "version_of"]

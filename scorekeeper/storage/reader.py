@@ -18,6 +18,18 @@ from ..models import Event, Game, HandEntry, Player, Round, Seat
 BATCH = 500  # ids in one IN (...): well inside every database's limit
 
 
+class Unreadable(Exception):
+    """A stored game the rules refuse (an old bug, a hand edited in the database).
+
+    Only its own pages say so, and offer the repair; every other page goes on without it.
+    """
+
+    def __init__(self, game_id: int, error: rules.RuleError):
+        super().__init__(f"game {game_id}: {error}")
+        self.game_id = game_id
+        self.error = error
+
+
 @dataclass(frozen=True)
 class Tap:
     """A stored chips event of the hand in progress: its id (for undo), who, what."""
@@ -43,9 +55,24 @@ class Loaded:
     waiting: tuple[Tap, ...]  # chips events of the hand in progress
 
     @cached_property
+    def outcome(self) -> rules.GameResult | Unreadable:
+        """Return where the game stands, or why the rules refuse it; replayed once."""
+        try:
+            return rules.play(self.core)
+        except rules.RuleError as error:
+            return Unreadable(self.id, error)
+
+    @property
     def result(self) -> rules.GameResult:
-        """Return where the game stands, replayed once however often it is asked."""
-        return rules.play(self.core)
+        """Return where the game stands; raise Unreadable when the rules refuse the game."""
+        if isinstance(self.outcome, Unreadable):
+            raise self.outcome
+        return self.outcome
+
+    @property
+    def readable(self) -> bool:
+        """Tell whether the rules accept the game as stored."""
+        return not isinstance(self.outcome, Unreadable)
 
     @property
     def variant(self) -> str:

@@ -6,8 +6,9 @@ from sqlalchemy import select
 
 from .. import variants
 from ..extensions import db
+from ..forms import HandForm
 from ..models import Game
-from ..storage import read_games
+from ..storage import Unreadable, read_game, read_games
 
 bp = Blueprint("main", __name__)
 RECENT = 8
@@ -20,9 +21,11 @@ def home():
                              .limit(RECENT + 4)).all()
     loaded = read_games(ids)
     games = [(loaded[i], variants.get(loaded[i].variant)) for i in ids]
+    broken = [(g, home) for g, home in games if not g.readable]
+    games = [(g, home) for g, home in games if g.readable]
     in_progress = [(g, home) for g, home in games if not g.result.over][:3]
     recent = [(g, home) for g, home in games if g.result.over][:RECENT]
-    return render_template("home.html", in_progress=in_progress, recent=recent)
+    return render_template("home.html", in_progress=in_progress, recent=recent, broken=broken)
 
 
 @bp.route("/healthz")
@@ -37,6 +40,14 @@ def expired_form(error):
     return render_template("error.html", title="This page had expired",
                            message="Nothing was saved. Go back, reload the page and try again."
                            ), 400
+
+
+@bp.app_errorhandler(Unreadable)
+def needs_repair(error: Unreadable):
+    """Show a game the rules refuse on its own pages, with the way to repair it."""
+    game = read_game(error.game_id)
+    return render_template("repair.html", game=game, home=variants.get(game.variant),
+                           problem=str(error.error), form=HandForm(formdata=None)), 409
 
 
 @bp.app_errorhandler(404)

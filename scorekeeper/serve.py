@@ -3,31 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
 
 from waitress import serve
 
 from . import create_app
-
-
-def lan_addresses() -> list[str]:
-    """Return this machine's IPv4 addresses that a phone on the same network can reach."""
-    found: list[str] = []
-    try:
-        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"],
-                             capture_output=True, text=True, timeout=3).stdout
-        found = [line.split()[3].split("/")[0]
-                 for line in out.splitlines() if len(line.split()) > 3]
-    except (OSError, subprocess.SubprocessError):
-        pass
-    if not found:
-        try:
-            found = [a for a in socket.gethostbyname_ex(socket.gethostname())[2]
-                     if not a.startswith("127.")]
-        except OSError:
-            pass
-    return found
+from .network import lan_addresses
 
 
 def main() -> None:

@@ -105,3 +105,15 @@ def test_a_form_open_on_the_other_phone_says_the_hand_was_recorded_and_keeps_its
     assert "Save again to record what you entered as hand 2" in other.locator(
         "#number-error").inner_text()
     assert "Save hand 2" in other.locator("#save-hand").inner_text()
+
+
+def test_a_tap_on_the_join_card_shows_the_qr_big_with_its_address(two_phones):
+    one, _ = two_phones
+    start(one, ["Ann", "Ben"], "Penalty points")
+    board = one.url
+    one.locator("a.join").click()
+    one.wait_for_selector(".qr-big svg")
+    width = one.locator(".qr-big svg").bounding_box()["width"]
+    assert width >= 300  # big enough for a phone across the table to read
+    assert board.split("//", 1)[1].split("/", 1)[1] in one.locator(".join-url").inner_text()
+    shot(one, "join-big")

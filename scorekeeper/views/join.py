@@ -1,0 +1,44 @@
+"""Join the table by QR: the address a phone on the same Wi-Fi opens, drawn on the server."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, Response, current_app, render_template, request
+from markupsafe import Markup
+
+from ..network import phone_url
+
+bp = Blueprint("join", __name__)
+
+
+def _path() -> str:
+    """Return the page to join (a path of this app only, never another site)."""
+    wanted = request.args.get("to", "/")
+    return wanted if wanted.startswith("/") and not wanted.startswith("//") else "/"
+
+
+@bp.app_template_global()
+def join_url(path: str) -> str:
+    """Return the address of `path` that a phone at the table opens."""
+    return phone_url(request.scheme, request.host, path, current_app.config.get("PUBLIC_URL"))
+
+
+def qr_svg(url: str) -> str:
+    """Return a QR code of `url` as SVG: dark on light, a quiet zone, sharp when scaled."""
+    code = segno.make(url, error="m")
+    return code.svg_inline(scale=1, border=2, dark="#11161d", light="#ffffff",
+                           omitsize=True, svgclass="qr", title=f"QR code of {url}")
+
+
+@bp.route("/join")
+def page():
+    """Show the QR code big, for the table, with the address in text beside it."""
+    url = join_url(_path())
+    return render_template("join.html", url=url, qr=Markup(qr_svg(url)), back=_path())
+
+
+@bp.route("/join.svg")
+def image():
+    """Return the QR code of a page's address, as an image."""
+    svg = qr_svg(join_url(_path())).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})

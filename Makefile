@@ -31,6 +31,7 @@ test: install-test
 bench: install-test
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/bench_history.py
+	$(BIN)/python bench/bench_live.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -42,10 +42,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=_database_url(instance),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=20 * 1024 * 1024,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         WTF_CSRF_TIME_LIMIT=None,  # a game night is long; a token must outlive it
+        PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,  # what the join QR code points at
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -53,6 +53,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # A server's connection may have gone away between two hands; a file cannot.
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)

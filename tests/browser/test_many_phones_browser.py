@@ -9,6 +9,7 @@ import pytest
 from tests.browser.conftest import PHONE, Taps, settled, shot
 from tests.browser.test_chips_browser import record as record_cards
 from tests.browser.test_coronation_browser import tap_deal
+from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
 
 
 @pytest.fixture
@@ -117,3 +118,46 @@ def test_a_tap_on_the_join_card_shows_the_qr_big_with_its_address(two_phones):
     assert width >= 300  # big enough for a phone across the table to read
     assert board.split("//", 1)[1].split("/", 1)[1] in one.locator(".join-url").inner_text()
     shot(one, "join-big")
+
+
+@pytest.mark.postgres
+def test_two_server_processes_on_one_postgresql_keep_their_phones_in_step(
+        browser, pg_app):  # noqa: F811  (pg_app is the fixture imported above)
+    """A hand saved through one server shows on a phone watching the other within a second."""
+    import socket
+    import threading
+
+    from waitress.server import create_server
+
+    from scorekeeper import create_app
+    from tests.test_postgres import URL
+
+    second = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                         "SQLALCHEMY_DATABASE_URI": URL})
+    servers = []
+    for app in (pg_app, second):
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        sock.close()
+        server = create_server(app, host="127.0.0.1", port=port, threads=4)
+        threading.Thread(target=server.run, daemon=True).start()
+        servers.append((server, f"http://127.0.0.1:{port}"))
+    try:
+        contexts = [browser.new_context(viewport=PHONE, base_url=base) for _, base in servers]
+        one, other = (context.new_page() for context in contexts)
+        taps = start(one, ["Ann", "Ben", "Cy"], "Penalty points")
+        other.goto(one.url.replace(servers[0][1], servers[1][1]))
+        assert "Record hand 1" in other.locator("#record-hand").inner_text()
+        record_cards(one, taps, "Ben", {"Ann": 3, "Cy": 2})
+        done = save(one, taps)
+        shows_within(other, "#record-hand", "Record hand 2", done)
+        for context in contexts:
+            context.close()
+    finally:
+        for server, _ in servers:
+            server.close()
+        with second.app_context():
+            from scorekeeper.extensions import db
+
+            db.engine.dispose()

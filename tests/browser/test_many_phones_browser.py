@@ -161,3 +161,23 @@ def test_two_server_processes_on_one_postgresql_keep_their_phones_in_step(
             from scorekeeper.extensions import db
 
             db.engine.dispose()
+
+
+def test_a_stale_record_link_opens_a_form_that_says_what_changed(browser, live_server):
+    """A phone that has not caught up (here, one without JavaScript) taps Record hand 1."""
+    one = browser.new_context(viewport=PHONE, base_url=live_server).new_page()
+    plain = browser.new_context(viewport=PHONE, base_url=live_server,
+                                java_script_enabled=False).new_page()
+    taps = start(one, ["Ann", "Ben", "Cy"], "Penalty points")
+    plain.goto(one.url)
+    record_cards(one, taps, "Cy", {"Ann": 2, "Ben": 5})
+    save(one, taps)
+    assert "Record hand 1" in plain.locator("#record-hand").inner_text()  # stale
+    plain.locator("#record-hand").click()
+    said = plain.locator("#number-error").inner_text()
+    assert "Hand 1 was recorded on another phone" in said and "Cy went out, Ann 2, Ben 5" in said
+    assert "This form is for hand 2" in said
+    assert "Save hand 2" in plain.locator("#save-hand").inner_text()
+    shot(plain, "stale-link")
+    one.context.close()
+    plain.context.close()

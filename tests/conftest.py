@@ -30,6 +30,22 @@ def make_app(path, csrf: bool = False):
     return app
 
 
+def serve(app, threads: int = 4):
+    """Serve an app with waitress on a free loopback port; return (server, base URL)."""
+    import socket
+    import threading
+
+    from waitress.server import create_server
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = create_server(app, host="127.0.0.1", port=port, threads=threads)
+    threading.Thread(target=server.run, daemon=True).start()
+    return server, f"http://127.0.0.1:{port}"
+
+
 def disposed(app):
     """Yield the app, then close its database connections (for a fixture)."""
     yield app

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 from datetime import datetime
 
 import pytest
@@ -225,3 +226,22 @@ def test_restoring_one_of_each_says_so_in_the_singular(other_app):
     result = other_app.test_cli_runner().invoke(args=["restore", "-"], input=json.dumps(doc))
     assert result.exit_code == 0, result.output
     assert "restored 2 players, 1 night and 1 game" in result.output
+
+
+def test_a_backup_made_by_the_first_version_restores_and_backs_up_the_same(tmp_path):
+    """A backup the first release wrote (every variant, a hand in progress) still restores."""
+    from pathlib import Path
+
+    first = (Path(__file__).parent / "fixtures" / "backup-first-version.json").read_text()
+    app = make_app(tmp_path / "restored.sqlite")
+    client = app.test_client()
+    restored = client.post("/backup/restore",
+                           data={"file": (io.BytesIO(first.encode()), "old.json")},
+                           content_type="multipart/form-data")
+    assert restored.status_code == 302
+    assert client.get("/backup/download").get_data(as_text=True) == first
+    board = client.get("/games/2").get_data(as_text=True)  # the Jax game, hand 2 under way
+    assert re.search(r"<b data-pot>4</b>", board)  # antes 3 and Ann's pass, kept
+    assert "Last tap: <b>Ann</b>, pass" in board
+    with app.app_context():
+        db.engine.dispose()

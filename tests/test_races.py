@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import http.client
 import re
-import socket
 import threading
 import urllib.parse
 
 import pytest
 from sqlalchemy import select
-from waitress.server import create_server
 
 from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Round
 from scorekeeper.storage import read_game
-from tests.conftest import alerts, hand_data, make_app, start_game
+from tests.conftest import alerts, hand_data, make_app, serve, start_game
 from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
 
 P = ["Ann", "Ben", "Cy"]
@@ -34,14 +32,8 @@ def server(request, tmp_path):
         app = request.getfixturevalue("pg_app")
     else:
         app = make_app(tmp_path / "races.sqlite")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    serving = create_server(app, host="127.0.0.1", port=port, threads=8)
-    thread = threading.Thread(target=serving.run, daemon=True)
-    thread.start()
-    yield app, port
+    serving, base = serve(app, threads=8)
+    yield app, int(base.rsplit(":", 1)[1])
     serving.close()
     if request.param == "sqlite":
         with app.app_context():
@@ -120,14 +112,19 @@ def setup_client(app):
     return app.test_client()
 
 
+def game_with_hands(client, count: int, went_out: str, hands: dict) -> int:
+    """Start a penalty game and record `count` alike hands in it; return its id."""
+    game_id = start_game(client, P)
+    for number in range(1, count + 1):
+        client.post(f"/games/{game_id}/hands/new", data=hand_data(P, went_out, hands, number))
+    return game_id
+
+
 def test_a_correction_that_ends_the_game_against_the_next_hand(server):
     app, port = server
     client = setup_client(app)
     for _ in range(TRIALS):
-        game_id = start_game(client, P)
-        for number in (1, 2):
-            client.post(f"/games/{game_id}/hands/new",
-                        data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}, number))
+        game_id = game_with_hands(client, 2, "Ann", {"Ben": 3, "Cy": 2})
         ending = hand_data(P, "Ann", {"Ben": (20, 1), "Cy": 2}, 2)
         answers = together(port, (f"/games/{game_id}/hands/2/edit", ending),
                            (f"/games/{game_id}/hands/new",
@@ -141,10 +138,7 @@ def test_recording_while_another_phone_deletes_the_last_hand(server):
     app, port = server
     client = setup_client(app)
     for _ in range(TRIALS):
-        game_id = start_game(client, P)
-        for number in (1, 2):
-            client.post(f"/games/{game_id}/hands/new",
-                        data=hand_data(P, "Cy", {"Ann": 1, "Ben": 1}, number))
+        game_id = game_with_hands(client, 2, "Cy", {"Ann": 1, "Ben": 1})
         answers = together(port, (f"/games/{game_id}/hands/new",
                                   hand_data(P, "Ann", {"Ben": 1, "Cy": 1}, 3)),
                            (f"/games/{game_id}/hands/last/delete", {"number": "2"}))
@@ -162,8 +156,7 @@ def test_two_corrections_of_one_hand_opened_together(server):
     app, port = server
     client = setup_client(app)
     for _ in range(TRIALS):
-        game_id = start_game(client, P)
-        client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+        game_id = game_with_hands(client, 1, "Ann", {"Ben": 3, "Cy": 2})
         html = client.get(f"/games/{game_id}/hands/1/edit").get_data(as_text=True)
         was = re.search(r'name="was" type="hidden" value="([^"]+)"', html).group(1)
         answers = together(

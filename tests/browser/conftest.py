@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
 from pathlib import Path
 
 import pytest
-from waitress.server import create_server
 
 from scorekeeper.extensions import db
-from tests.conftest import make_app, need
+from tests.conftest import make_app, need, serve
 
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -44,14 +41,8 @@ def browser():
 def live_server(tmp_path):
     """Serve a fresh app with waitress on a free loopback port; return its base URL."""
     app = make_app(tmp_path / "live.sqlite", csrf=True)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = create_server(app, host="127.0.0.1", port=port, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}"
+    server, base = serve(app)
+    yield base
     server.close()
     with app.app_context():
         db.engine.dispose()

@@ -9,6 +9,7 @@ import pytest
 from tests.browser.conftest import PHONE, Taps, settled, shot
 from tests.browser.test_chips_browser import record as record_cards
 from tests.browser.test_coronation_browser import tap_deal
+from tests.conftest import serve
 from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
 
 
@@ -124,25 +125,12 @@ def test_a_tap_on_the_join_card_shows_the_qr_big_with_its_address(two_phones):
 def test_two_server_processes_on_one_postgresql_keep_their_phones_in_step(
         browser, pg_app):  # noqa: F811  (pg_app is the fixture imported above)
     """A hand saved through one server shows on a phone watching the other within a second."""
-    import socket
-    import threading
-
-    from waitress.server import create_server
-
     from scorekeeper import create_app
     from tests.test_postgres import URL
 
     second = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
                          "SQLALCHEMY_DATABASE_URI": URL})
-    servers = []
-    for app in (pg_app, second):
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        sock.close()
-        server = create_server(app, host="127.0.0.1", port=port, threads=4)
-        threading.Thread(target=server.run, daemon=True).start()
-        servers.append((server, f"http://127.0.0.1:{port}"))
+    servers = [serve(app) for app in (pg_app, second)]
     try:
         contexts = [browser.new_context(viewport=PHONE, base_url=base) for _, base in servers]
         one, other = (context.new_page() for context in contexts)

@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, current_app, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -87,7 +87,27 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
 
 @event.listens_for(Engine, "begin")
 def _on_sqlite_begin(connection) -> None:
-    """Begin SQLite transactions; one that will write a game takes the write lock at once."""
+    """Begin SQLite transactions; one that may write takes the write lock at once.
+
+    A transaction that read first and wrote later could otherwise find that another phone
+    wrote in between, and SQLite would refuse it at once ("database is locked") instead of
+    waiting its turn. So a request that changes things (a POST, unless its view only
+    reads) and `storage.lock` begin IMMEDIATE: one writer at a time, readers never wait.
+    """
     if connection.dialect.name == "sqlite":
-        immediate = connection.get_execution_options().get("write_lock")
+        immediate = connection.get_execution_options().get("write_lock") or _writing()
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _writing() -> bool:
+    """Tell whether the current request may write (a POST whose view is not read-only)."""
+    if not has_request_context() or request.method in ("GET", "HEAD", "OPTIONS"):
+        return False
+    view = current_app.view_functions.get(request.endpoint)
+    return not getattr(view, "reads_only", False)
+
+
+def reads_only(view):
+    """Mark a POST view that writes nothing, so it takes no write lock (a preview)."""
+    view.reads_only = True
+    return view

@@ -10,7 +10,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from . import backup, exchange, rules
 from .extensions import db
-from .storage import read_game
+from .storage import lock, read_game
 
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
 
@@ -18,6 +18,7 @@ games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md
 def _write(change, nothing: str):
     """Run a change and commit it; on a refusal roll back, say why on stderr, exit 1."""
     try:
+        lock()  # one writer at a time, as for a phone
         done = change()
         db.session.commit()
     except rules.RuleError as error:

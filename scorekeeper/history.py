@@ -43,7 +43,8 @@ def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
     loaded = read_games(game_id for _, game_id in placed)
     games: dict[int, list[Loaded]] = {}
     for night_id, game_id in placed:
-        games.setdefault(night_id, []).append(loaded[game_id])
+        if game_id in loaded:  # not deleted on another phone meanwhile
+            games.setdefault(night_id, []).append(loaded[game_id])
     return [summary_of(night, games.get(night.id, [])) for night in shown]
 
 

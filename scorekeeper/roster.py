@@ -22,4 +22,4 @@ def played_games(player: Player | None = None) -> list[stats.Played]:
     # A game the rules refuse as stored has no result to count until it is repaired.
     return [stats.Played(loaded[game_id].core, loaded[game_id].result, loaded[game_id].played_on,
                          loaded[game_id].night_id, label(night) if night else "", game_id)
-            for game_id, night in rows if loaded[game_id].readable]
+            for game_id, night in rows if game_id in loaded and loaded[game_id].readable]

@@ -151,7 +151,7 @@
     var busyHere = function () {
       var main = $("main");
       var focused = document.activeElement;
-      return !!$("details[open]", main) ||
+      return !!$("details[open]", main) || !!$("[data-live-panel] .pending", main) ||
         (focused && main.contains(focused) && /^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName));
     };
     var refreshPage = function (seen) {
@@ -182,15 +182,20 @@
       asking = true;
       fetch(watch.dataset.url + "?since=" + encodeURIComponent(version),
             { credentials: "same-origin", cache: "no-store" })
-        .then(function (r) { return r.status === 200 ? r.json() : null; })
+        .then(function (r) {
+          if (r.status === 404) { window.location.reload(); return null; }  // deleted meanwhile
+          return r.status === 200 ? r.json() : null;
+        })
         .then(function (now) {
           if (now && String(now.version) !== String(version)) return changed(String(now.version));
         })
         .catch(function () { /* no connection: ask again at the next tick */ })
         .then(function () { asking = false; });
     };
-    /* A change this phone made itself is not news to it. */
-    document.addEventListener("kc:seen", function (event) { version = String(event.detail); });
+    /* A change this phone made itself is not news to it; a bigger step was another phone's. */
+    document.addEventListener("kc:seen", function (event) {
+      if (Number(event.detail) === Number(version) + 1) version = String(event.detail);
+    });
     window.setInterval(poll, POLL_MS);
     document.addEventListener("visibilitychange", poll);
     window.addEventListener("online", poll);

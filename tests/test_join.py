@@ -46,3 +46,9 @@ def test_it_never_points_a_phone_at_another_site(client):
     page = client.get("/join?to=//evil.example/x", base_url="http://192.168.1.23:8000")
     assert "evil.example" not in page.get_data(as_text=True)
     assert "<code>http://192.168.1.23:8000/</code>" in page.get_data(as_text=True)
+
+
+def test_a_back_link_never_leaves_the_app(client):
+    page = client.get("/join?to=/\\evil.example", base_url="http://192.168.1.23:8000")
+    html = page.get_data(as_text=True)
+    assert "evil.example" not in html and 'href="/"' in html

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from tests.conftest import alerts, hand_data, start_game
@@ -90,3 +92,26 @@ def test_every_write_moves_the_game_s_version_on(app, client):
     client.get(f"/games/{game_id}")  # reading changes nothing
     seen.append(version(app, game_id))
     assert seen == [0, 1, 2, 3, 4, 5, 5]
+
+
+@pytest.mark.parametrize("number", ["0", "", "abc", "-1"])
+def test_a_hand_number_that_cannot_be_read_is_refused_with_a_message(client, number):
+    game_id = start_game(client, P)
+    data = {**hand_data(P, "Ann", {"Ben": 3, "Cy": 2}), "number": number}
+    response = client.post(f"/games/{game_id}/hands/new", data=data)
+    assert response.status_code == 422
+    assert any("hand number could not be read" in a
+               for a in alerts(response.get_data(as_text=True)))
+    assert client.get(f"/games/{game_id}/hands/0/notice").status_code == 200
+    assert "Record hand 1" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_renaming_a_player_does_not_make_an_open_correction_look_stale(client):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+    opened = edit_form(client, game_id, 1)
+    client.post("/players/2/rename", data={"name": "Benedict"})
+    names = ["Ann", "Benedict", "Cy"]
+    saved = client.post(f"/games/{game_id}/hands/1/edit",
+                        data={**hand_data(names, "Ann", {"Benedict": 4, "Cy": 2}), **opened})
+    assert saved.status_code == 302

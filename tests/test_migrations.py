@@ -4,7 +4,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -43,4 +43,25 @@ def test_the_migrations_have_one_head_and_downgrade_to_nothing_and_back(tmp_path
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
         upgrade()
         assert schema_drift(db.engine) == []
+        db.engine.dispose()
+
+
+def test_undoing_the_version_migration_keeps_every_game_and_its_hands(tmp_path):
+    from tests.conftest import hand_data, start_game
+
+    app = migrated_app(f"sqlite:///{tmp_path / 'kept.sqlite'}")
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    game_id = start_game(client, ["Ann", "Ben"])
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(["Ann", "Ben"], "Ann", {"Ben": 3}))
+    with app.app_context():
+        counts = [db.session.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+                  for t in ("game", "seat", "round", "hand_entry")]
+        downgrade(revision="0001")
+        assert [db.session.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+                for t in ("game", "seat", "round", "hand_entry")] == counts == [1, 2, 1, 1]
+        upgrade()
+        db.session.remove()
+    assert "Record hand 2" in client.get(f"/games/{game_id}").get_data(as_text=True)
+    with app.app_context():
         db.engine.dispose()

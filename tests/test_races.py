@@ -204,3 +204,19 @@ def test_a_chips_tap_while_another_phone_deletes_the_last_hand(server):
         # next hand if it came first.
         assert result.rounds == () and answers[1][0] == 302 and now["pot"] == 3
         assert answers[0][0] == 302 or "Hand 2 is not being played now" in answers[0][1]
+
+
+def test_games_started_while_another_phone_taps_are_all_saved(server):
+    """A write that takes no game's lock (a new game) never fails because another wrote."""
+    app, port = server
+    client = setup_client(app)
+    chips = start_game(client, P, variant="chips")
+    for trial in range(TRIALS):
+        new = {"variant": "penalty", "dealer": "0", "seat-0": f"Dee{trial}", "seat-1": "Eve"}
+        tap = {"number": "1", "player": str(trial % 3), "kind": "pass"}
+        answers = together(port, ("/games/new", new), (f"/games/{chips}/chips/events", tap),
+                           (f"/games/{chips}/chips/events", tap))
+        assert all(status in (302, 422) for status, _ in answers), answers
+        assert answers[0][0] == 302
+    with app.app_context():
+        assert len(check_sound(app, chips).rounds) == 0

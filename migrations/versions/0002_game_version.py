@@ -22,5 +22,6 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('game', schema=None) as batch_op:
+    # Dropped in place: rebuilding the game table would cascade to its seats and hands.
+    with op.batch_alter_table('game', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('version')

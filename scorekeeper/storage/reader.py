@@ -134,8 +134,30 @@ def read_games(ids: Iterable[int], recorded: bool = False) -> dict[int, Loaded]:
     ids = list(dict.fromkeys(ids))
     loaded: dict[int, Loaded] = {}
     for start in range(0, len(ids), BATCH):
-        loaded.update(_read_batch(ids[start:start + BATCH], recorded))
+        loaded.update(_consistent_batch(ids[start:start + BATCH], recorded))
     return loaded
+
+
+def _consistent_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
+    """Return one batch of games as one moment saw them.
+
+    SQLite reads a transaction from one snapshot. A database server in READ COMMITTED
+    may not, so a hand saved between two of the five queries would be read half: the
+    games' versions are checked again afterwards, and the batch read again if one moved.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        return _read_batch(ids, recorded)
+    for tries in range(5):
+        try:
+            batch = _read_batch(ids, recorded)
+        except KeyError:  # a player merged away between two queries
+            if tries == 4:
+                raise
+            continue
+        now = dict(db.session.execute(select(Game.id, Game.version).where(Game.id.in_(ids))).all())
+        if now == {game_id: game.version for game_id, game in batch.items()}:
+            break
+    return batch
 
 
 def _read_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:

@@ -47,11 +47,17 @@ class Changed(Conflict):
         self.number = number
 
 
-def fingerprint(rnd: rules.Round) -> str:
-    """Return a short digest of what a round holds, to tell whether it changed since."""
-    held = sorted((name, hand.cards, hand.kings) for name, hand in rnd.hands.items())
-    said = json.dumps([rnd.went_out, held, [(e.player, e.kind) for e in rnd.events],
-                       list(rnd.corners), rnd.dragon], ensure_ascii=False)
+def fingerprint(rnd: rules.Round, players: Sequence[str]) -> str:
+    """Return a short digest of what a round holds, to tell whether it changed since.
+
+    Players are named by seat, so renaming one does not look like a change of the round.
+    """
+    def seat(name: str | None) -> int | None:
+        return None if name is None else players.index(name)
+
+    held = sorted((seat(name), hand.cards, hand.kings) for name, hand in rnd.hands.items())
+    said = json.dumps([seat(rnd.went_out), held, [(seat(e.player), e.kind) for e in rnd.events],
+                       [seat(name) for name in rnd.corners], seat(rnd.dragon)])
     return hashlib.sha1(said.encode()).hexdigest()[:16]
 
 
@@ -164,7 +170,7 @@ def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = 
     """
     if not 1 <= number < game.next_number:
         raise Conflict(f"there is no hand {number} in this game", "number")
-    if was and was != fingerprint(game.core.rounds[number - 1]):
+    if was and was != fingerprint(game.core.rounds[number - 1], game.players):
         raise Changed(number)
     rounds = list(game.core.rounds)
     entry = rules.Round(entry.went_out, entry.hands, rounds[number - 1].events, entry.corners,

@@ -6,7 +6,7 @@ import secrets
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from .. import rules, variants
+from .. import reads_only, rules, variants
 from ..extensions import csrf, db
 from ..forms import HandForm
 from ..storage import (
@@ -72,6 +72,9 @@ def _moved_on(game: Loaded, number: int, changed: bool) -> dict:
 def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, dict | None]:
     """Try to store the posted round; return the errors and what moved on (none when saved)."""
     entry, errors = _read(game)
+    if number < 1:
+        errors.add("number", "This form's hand number could not be read: reload the page and "
+                             "enter the hand again.")
     if errors:
         return errors, None
     try:
@@ -127,7 +130,7 @@ def record(game_id: int):
     # A link from a scoreboard that had not caught up: say what changed since.
     seen = request.args.get("hand", type=int)
     moved = None
-    if seen is not None and 1 <= seen != number:
+    if seen is not None and 1 <= seen < 10_000 and seen != number:
         moved = _moved_on(game, seen, changed=False)
         moved["text"] = moved["text"].replace("Save again to record what you entered as",
                                               "This form is for")
@@ -154,7 +157,8 @@ def edit(game_id: int, number: int):
             if number >= game.next_number:  # deleted meanwhile: nothing left to correct
                 flash(moved["text"].split(" Save again")[0])
                 return redirect(url_for("games.scoreboard", game_id=game.id))
-            form.was.data = fingerprint(game.core.rounds[number - 1])  # Save again replaces
+            # Saving again replaces what is there now, on purpose.
+            form.was.data = fingerprint(game.core.rounds[number - 1], game.players)
         return _form_page(game, form, number, errors, request.form, True, moved)
     errors = variants.Errors()
     values = home.round_values(game.players, game.core.rounds[number - 1])
@@ -162,12 +166,13 @@ def edit(game_id: int, number: int):
         errors.add("general", expired(again="save again"))
         values = request.form
     form.number.data = number
-    form.was.data = fingerprint(game.core.rounds[number - 1])
+    form.was.data = fingerprint(game.core.rounds[number - 1], game.players)
     return _form_page(game, form, number, errors, values, editing=True)
 
 
 @bp.route("/<int:number>/preview", methods=["POST"])
 @csrf.exempt  # writes nothing: it only scores what is tapped so far
+@reads_only
 def preview(game_id: int, number: int):
     """Return the round form's preview for what is tapped so far, as an HTML fragment."""
     game = game_or_404(game_id)
@@ -189,8 +194,10 @@ def notice(game_id: int, number: int):
     game = game_or_404(game_id)
     was = request.args.get("was")
     moved = None
-    if was and (number >= game.next_number
-                or fingerprint(game.core.rounds[number - 1]) != was):
+    if number < 1:
+        pass
+    elif was and (number >= game.next_number
+                or fingerprint(game.core.rounds[number - 1], game.players) != was):
         moved = _moved_on(game, number, changed=True)
     elif not was and number != game.next_number:
         moved = _moved_on(game, number, changed=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import segno
 from flask import Blueprint, Response, current_app, render_template, request
 from markupsafe import Markup
@@ -14,7 +16,7 @@ bp = Blueprint("join", __name__)
 def _path() -> str:
     """Return the page to join (a path of this app only, never another site)."""
     wanted = request.args.get("to", "/")
-    return wanted if wanted.startswith("/") and not wanted.startswith("//") else "/"
+    return wanted if re.fullmatch(r"/(?!/)[A-Za-z0-9_\-./]*", wanted) else "/"
 
 
 @bp.app_template_global()

@@ -20,7 +20,7 @@ def home():
     ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
                              .limit(RECENT + 4)).all()
     loaded = read_games(ids)
-    games = [(loaded[i], variants.get(loaded[i].variant)) for i in ids]
+    games = [(loaded[i], variants.get(loaded[i].variant)) for i in ids if i in loaded]
     broken = [(g, home) for g, home in games if not g.readable]
     games = [(g, home) for g, home in games if g.readable]
     in_progress = [(g, home) for g, home in games if not g.result.over][:3]

@@ -91,6 +91,9 @@ def merge(player_id: int):
     if form.validate_on_submit():
         lock(*games_of(player.id, form.other.data))
         other = db.session.get(Player, form.other.data)
+        if other is None or db.session.get(Player, player_id) is None:
+            flash("That entry was merged or changed on another phone meanwhile: look again.")
+            return redirect(url_for("players.roster"))
         name = other.name
         try:
             moved = stored.merge(player, other)

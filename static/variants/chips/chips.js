@@ -18,8 +18,12 @@
   var plural = function (n, one, many) { return n + " " + (n === 1 ? one : many); };
 
   /* ---- Live pot ---------------------------------------------------------------- */
-  var panel = $("[data-live-panel]");
-  if (panel && window.fetch && window.localStorage) {
+  /* Started on a page with a live pot, or when a refresh brings one (a game reopened). */
+  var started = false;
+  var startLivePot = function () {
+    var panel = $("[data-live-panel]");
+    if (started || !panel || !window.fetch || !window.localStorage) return;
+    started = true;
     var gameId = panel.dataset.game;
     var key = "kings-corners:chips-queue:" + gameId;
     var queue = [];
@@ -49,9 +53,12 @@
       var stack = row && $("[data-stack]", row);
       var pot = $("[data-pot]", panel);
       if (!stack || !pot) return;
-      // What the tap pays is put on its key by the server (data-pays).
-      stack.textContent = parseInt(stack.textContent, 10) - item.chips;
-      pot.textContent = parseInt(pot.textContent, 10) + item.chips;
+      // What the tap pays is put on its key by the server (data-pays); a stack shown
+      // cannot go below nothing while taps wait.
+      var have = parseInt(stack.textContent, 10);
+      var paid = item.chips > have ? have : item.chips;
+      stack.textContent = have - paid;
+      pot.textContent = parseInt(pot.textContent, 10) + paid;
       row.classList.add("pending");
       $(".pot", panel).classList.add("pending");
     };
@@ -156,7 +163,9 @@
     window.addEventListener("online", function () { offline = false; flush(); });
     showQueued();
     flush();
-  }
+  };
+  startLivePot();
+  document.addEventListener("kc:refreshed", startLivePot);
 
   /* ---- New game: mark the chosen set's value of each chips setting ----------------- */
   var chipsRules = $('.settings[data-variant="chips"]');

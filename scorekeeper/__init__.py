@@ -10,7 +10,7 @@ from flask import Flask, current_app, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from .extensions import csrf, db, migrate
+from .extensions import compress, csrf, db, migrate
 
 
 def _secret_key(instance: Path) -> str:
@@ -59,6 +59,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
+    compress.init_app(app)
+    app.after_request(_cache_versioned_static)
 
     from . import cli, models  # noqa: F401  (models registers the tables)
     from .views import register_blueprints
@@ -66,6 +68,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_blueprints(app)
     cli.register(app)
     return app
+
+
+def _cache_versioned_static(response):
+    """Let a phone keep a static file named with its content's hash for good."""
+    if request.endpoint == "static" and request.args.get("v"):
+        response.cache_control.public = True
+        response.cache_control.max_age = 365 * 24 * 3600
+        response.cache_control.immutable = True
+    return response
 
 
 @event.listens_for(Engine, "connect")

@@ -1,4 +1,4 @@
-"""Every command of the app: `flask --app app games import|export`, `backup`, `restore`."""
+"""Every command of the app: `games import|export`, `backup`, `restore`, `results check|rebuild`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from . import backup, exchange, rules
 from .extensions import db
-from .storage import lock, read_game
+from .storage import lock, read_game, results
 
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
 
@@ -64,8 +64,31 @@ def restore_command(file) -> None:
     click.echo(f"restored {backup.summary(counts)}")
 
 
+results_cli = AppGroup("results", help="The cache of each game's result: check or rebuild it.")
+
+
+@results_cli.command("check")
+def check_command() -> None:
+    """Recompute every game and report any difference from the cache (exit 1 if one)."""
+    differences = results.check()
+    for line in differences:
+        click.echo(line)
+    if differences:
+        click.echo(f"{len(differences)} differ: run `flask --app app results rebuild`", err=True)
+        sys.exit(1)
+    click.echo("every cached result matches the games as entered")
+
+
+@results_cli.command("rebuild")
+def rebuild_command() -> None:
+    """Fill the cache again from what was entered."""
+    count = _write(results.rebuild, "rebuilt")
+    click.echo(f"rebuilt the results of {count} game{'' if count == 1 else 's'}")
+
+
 def register(app: Flask) -> None:
     """Add the project's commands to `flask`."""
     app.cli.add_command(games_cli)
+    app.cli.add_command(results_cli)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)

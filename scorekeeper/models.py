@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, PrimaryKeyConstraint, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -131,3 +131,39 @@ class Event(db.Model):
 
     game: Mapped[Game] = relationship(back_populates="events")
     player: Mapped[Player] = relationship(lazy="joined")
+
+
+class GameResult(db.Model):
+    """A cache of where a game stands, written with every change to it by the same rules.
+
+    Derived, never the truth: `flask --app app results check` recomputes every game and
+    reports a difference, `results rebuild` fills the tables again.
+    """
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    over: Mapped[bool] = mapped_column(default=False)
+    rounds: Mapped[int] = mapped_column(default=0)
+    problem: Mapped[str | None] = mapped_column(Text)  # why the rules refuse the game, if so
+
+
+class ResultSeat(db.Model):
+    """One player's place in a game's cached result: total, place, won, and a sortable key."""
+
+    __table_args__ = (PrimaryKeyConstraint("game_id", "player_id"),)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    total: Mapped[int]
+    place: Mapped[int]  # 1 for the leader, in the order the rules rank the players
+    won: Mapped[bool]  # the game is over and this player won or shared the win
+    standing: Mapped[int]  # lower is better whatever the variant: compares two players
+
+
+class ResultFact(db.Model):
+    """What one player's hands in a game added up to, by fact name (kings left, chips won...)."""
+
+    __table_args__ = (PrimaryKeyConstraint("game_id", "player_id", "fact"),)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    fact: Mapped[str] = mapped_column(String(40))
+    value: Mapped[int]

@@ -65,3 +65,23 @@ def test_undoing_the_version_migration_keeps_every_game_and_its_hands(tmp_path):
     assert "Record hand 2" in client.get(f"/games/{game_id}").get_data(as_text=True)
     with app.app_context():
         db.engine.dispose()
+
+
+def test_the_results_migration_fills_the_cache_for_games_already_played(tmp_path):
+    from scorekeeper.storage import results
+    from tests.conftest import hand_data, start_game
+
+    app = migrated_app(f"sqlite:///{tmp_path / 'filled.sqlite'}")
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    for variant in ("penalty", "chips"):
+        game_id = start_game(client, ["Ann", "Ben"], variant=variant)
+        client.post(f"/games/{game_id}/hands/new",
+                    data=hand_data(["Ann", "Ben"], "Ann", {"Ben": (3, 1)}))
+    with app.app_context():
+        downgrade(revision="0002")  # as a database from before the cache
+        upgrade()
+        filled = db.session.execute(text("SELECT count(*) FROM result_seat")).scalar()
+        assert filled == 4 and results.check() == []
+        db.session.remove()
+        db.engine.dispose()

@@ -9,7 +9,7 @@ from sqlalchemy import func, select, update
 
 from .. import rules
 from ..extensions import db
-from ..models import Event, Game, HandEntry, Player, Round, Seat
+from ..models import Event, Game, HandEntry, Player, ResultFact, ResultSeat, Round, Seat
 from . import locks
 from .locks import touch
 
@@ -101,7 +101,8 @@ def merge(keeper: Player, duplicate: Player) -> int:
         touch(*moved)
     for model, column in ((Seat, Seat.player_id), (HandEntry, HandEntry.player_id),
                           (Event, Event.player_id), (Round, Round.went_out_id),
-                          (Round, Round.dragon_id)):
+                          (Round, Round.dragon_id), (ResultSeat, ResultSeat.player_id),
+                          (ResultFact, ResultFact.player_id)):
         db.session.execute(update(model).where(column == duplicate.id)
                            .values({column.key: keeper.id}))
     # Corners are a JSON list of player ids, so they are rewritten in Python.

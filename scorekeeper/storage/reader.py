@@ -125,69 +125,71 @@ def read_game(game_id: int, recorded: bool = False) -> Loaded | None:
     return read_games([game_id], recorded).get(game_id)
 
 
-def read_games(ids: Iterable[int], recorded: bool = False) -> dict[int, Loaded]:
+def read_games(ids: Iterable[int], recorded: bool = False, session=None) -> dict[int, Loaded]:
     """Return stored games by id, read as plain rows in five queries per batch of ids.
 
     `recorded` reads when each round was recorded too (a backup keeps it); pages don't
-    need it, and turning thousands of stored times into datetimes is not free.
+    need it, and turning thousands of stored times into datetimes is not free. `session`
+    is the app's unless given (a migration passes its own).
     """
+    session = session or db.session
     ids = list(dict.fromkeys(ids))
     loaded: dict[int, Loaded] = {}
     for start in range(0, len(ids), BATCH):
-        loaded.update(_consistent_batch(ids[start:start + BATCH], recorded))
+        loaded.update(_consistent_batch(session, ids[start:start + BATCH], recorded))
     return loaded
 
 
-def _consistent_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
+def _consistent_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games as one moment saw them.
 
     SQLite reads a transaction from one snapshot. A database server in READ COMMITTED
     may not, so a hand saved between two of the five queries would be read half: the
     games' versions are checked again afterwards, and the batch read again if one moved.
     """
-    if db.session.get_bind().dialect.name == "sqlite":
-        return _read_batch(ids, recorded)
+    if session.get_bind().dialect.name == "sqlite":
+        return _read_batch(session, ids, recorded)
     for tries in range(5):
         try:
-            batch = _read_batch(ids, recorded)
+            batch = _read_batch(session, ids, recorded)
         except KeyError:  # a player merged away between two queries
             if tries == 4:
                 raise
             continue
-        now = dict(db.session.execute(select(Game.id, Game.version).where(Game.id.in_(ids))).all())
+        now = dict(session.execute(select(Game.id, Game.version).where(Game.id.in_(ids))).all())
         if now == {game_id: game.version for game_id, game in batch.items()}:
             break
     return batch
 
 
-def _read_batch(ids: list[int], recorded: bool) -> dict[int, Loaded]:
+def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games."""
     if not ids:
         return {}
-    games = db.session.execute(
+    games = session.execute(
         select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
                Game.ended, Game.night_id, Game.created_at, Game.updated_at, Game.version)
         .where(Game.id.in_(ids))).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in db.session.execute(
+    for game_id, player_id, name in session.execute(
             select(Seat.game_id, Seat.player_id, Player.name).join(Player)
             .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
-    for round_id, game_id, player_id, cards, kings in db.session.execute(
+    for round_id, game_id, player_id, cards, kings in session.execute(
             select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
                    HandEntry.kings).join(Round).where(Round.game_id.in_(ids))
             .order_by(HandEntry.id)):
         hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
     events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
-    for event_id, game_id, number, player_id, kind in db.session.execute(
+    for event_id, game_id, number, player_id, kind in session.execute(
             select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
             .where(Event.game_id.in_(ids)).order_by(Event.game_id, Event.hand_number, Event.seq)):
         events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
     when = Round.created_at if recorded else null()
-    for round_id, game_id, number, went_out, corners, dragon, created in db.session.execute(
+    for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
             select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
                    Round.dragon_id, when)
             .where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)):

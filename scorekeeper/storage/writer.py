@@ -19,7 +19,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..extensions import db
 from ..models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
-from . import nights
+from . import nights, results
 from .locks import touch
 from .players import clean_name, player_for
 from .reader import Loaded, Tap
@@ -91,10 +91,20 @@ def _events(number: int, events: Sequence[rules.Event], ids: Mapping[str, int],
             for seq, e in enumerate(events, start=first_seq)]
 
 
+def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
+    """Return where a game stands, or the rules' refusal (a game kept to be repaired)."""
+    try:
+        return rules.play(core)
+    except rules.RuleError as error:
+        return error
+
+
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
-             waiting: Sequence[rules.Event] = ()) -> Game:
-    """Store a checked game whole: seats, rounds with their events, the hand in progress."""
+             waiting: Sequence[rules.Event] = (),
+             result: rules.GameResult | None = None) -> Game:
+    """Store a checked game whole: seats, rounds with their events, the hand in progress,
+    and its cached result (`result` when the caller has played it already)."""
     ids = {name: player.id for name, player in zip(core.players, players)}
     created = created_at or table_time()
     game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
@@ -111,6 +121,8 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
     game.updated_at = max([created] + [row.created_at for row in game.rounds])
     db.session.add(game)
     db.session.flush()
+    results.store(game.id, core, [p.id for p in players],
+                  _outcome(core) if result is None else result)
     return game
 
 
@@ -125,12 +137,13 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
         raise rules.RuleError("the first dealer must be one of the players", "first_dealer")
     core = rules.Game(variant, tuple(cleaned), cleaned[first_dealer_seat] if cleaned else "",
                       resolved, tuple(rounds), ended)
-    rules.play(core)
+    result = rules.play(core)
     # Seat by seat: a roster name may differ in case from the one typed.
     players = [player_for(name) for name in cleaned]
     now = table_time()
     played_on = played_on or now.date()
-    return add_game(core, players, played_on=played_on, night=nights.night_for(now, played_on))
+    return add_game(core, players, played_on=played_on, night=nights.night_for(now, played_on),
+                    result=result)
 
 
 def round_with_token(token: str | None) -> Round | None:
@@ -149,7 +162,8 @@ def record_round(game: Loaded, number: int, entry: rules.Round, token: str | Non
         raise Taken(number)
     entry = rules.Round(entry.went_out, entry.hands, game.waiting_events(), entry.corners,
                         entry.dragon)
-    rules.play(game.with_rounds(game.core.rounds + (entry,)))
+    after = game.with_rounds(game.core.rounds + (entry,))
+    result = rules.play(after)  # the game's one replay: it checks the hand and fills the cache
     row = _fill(Round(game_id=game.id, number=number, token=token or None, hands=[]), entry,
                 game.ids)
     db.session.add(row)
@@ -159,6 +173,7 @@ def record_round(game: Loaded, number: int, entry: rules.Round, token: str | Non
     except IntegrityError:
         db.session.rollback()
         raise Taken(number) from None
+    results.store(game.id, after, game.player_ids, result)
     return row
 
 
@@ -176,12 +191,14 @@ def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = 
     entry = rules.Round(entry.went_out, entry.hands, rounds[number - 1].events, entry.corners,
                         entry.dragon)
     rounds[number - 1] = entry
-    rules.play(game.with_rounds(rounds))
+    after = game.with_rounds(rounds)
+    result = rules.play(after)
     row = db.session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number)
                             .options(selectinload(Round.hands)))
     _fill(row, entry, game.ids)
     row.updated_at = table_time()
     touch(game.id)
+    results.store(game.id, after, game.player_ids, result)
     return row
 
 
@@ -196,6 +213,8 @@ def delete_last_round(game: Loaded) -> int | None:
     db.session.execute(delete(Event).where(Event.game_id == game.id,
                                            Event.hand_number >= number))
     touch(game.id)
+    after = game.with_rounds(game.core.rounds[:-1])
+    results.store(game.id, after, game.player_ids, _outcome(after))
     return number
 
 
@@ -203,6 +222,8 @@ def set_ended(game: Loaded, ended: bool) -> None:
     """End a game by hand (the best totals win now), or undo that."""
     db.session.execute(update(Game).where(Game.id == game.id).values(ended=ended))
     touch(game.id)
+    after = game.with_rounds(game.core.rounds, ended=ended)
+    results.store(game.id, after, game.player_ids, _outcome(after))
 
 
 def _check_number(game: Loaded, number: int) -> None:

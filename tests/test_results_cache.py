@@ -1,0 +1,131 @@
+"""The results cache stays equal to a fresh recomputation, whatever is written, and can be
+checked and rebuilt from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import update
+
+from scorekeeper.extensions import db
+from scorekeeper.models import ResultSeat
+from scorekeeper.storage import results
+from tests.conftest import hand_data, make_app, start_game
+
+P = ["Ann", "Ben", "Cy"]
+TWO = ["Ann", "Ben"]
+
+
+def consistent(app) -> list[str]:
+    """Return the cache's differences from a fresh recomputation (none is right)."""
+    with app.app_context():
+        found = results.check()
+        db.session.remove()
+        return found
+
+
+# What a phone may send: a hand (valid or not), a correction, a delete, end, reopen, a tap.
+cards = st.integers(min_value=1, max_value=9)
+kings = st.integers(min_value=0, max_value=2)
+hand = st.fixed_dictionaries({"went_out": st.sampled_from(["0", "1", "2", "stalemate"]),
+                              "cards": st.lists(st.tuples(cards, kings), min_size=3,
+                                                max_size=3)})
+deal = st.fixed_dictionaries({"corners": st.lists(st.sampled_from(["0", "1", "none"]),
+                                                  min_size=4, max_size=4),
+                              "dragon": st.sampled_from(["0", "1", "none"])})
+step = st.one_of(
+    st.tuples(st.just("record"), hand, deal),
+    st.tuples(st.just("edit"), hand, deal, st.integers(min_value=1, max_value=6)),
+    st.tuples(st.just("delete")), st.tuples(st.just("end")), st.tuples(st.just("reopen")),
+    st.tuples(st.just("tap"), st.integers(min_value=0, max_value=2)),
+)
+
+
+def form(variant: str, drawn_hand: dict, drawn_deal: dict, number: int) -> dict:
+    """Return the round form a phone would post for what was drawn."""
+    if variant == "coronation":
+        data = {f"corner-{i}": who for i, who in enumerate(drawn_deal["corners"])}
+        data["dragon"] = drawn_deal["dragon"]
+    else:
+        data = {"went_out": drawn_hand["went_out"]}
+        for seat, (count, king) in enumerate(drawn_hand["cards"]):
+            if str(seat) != drawn_hand["went_out"]:  # the one who went out holds nothing
+                data[f"cards-{seat}"], data[f"kings-{seat}"] = str(count), str(min(king, count))
+    return {**data, "number": str(number), "token": ""}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(variant=st.sampled_from(["penalty", "chips", "coronation"]),
+       steps=st.lists(step, min_size=1, max_size=12))
+def test_after_every_kind_of_write_the_cache_equals_a_recomputation(tmp_path_factory, variant,
+                                                                       steps):
+    app = make_app(tmp_path_factory.mktemp("cache") / "cache.sqlite")
+    client = app.test_client()
+    names = TWO if variant == "coronation" else P
+    game_id = start_game(client, names, variant=variant, **(
+        {"deals_to_win": 3} if variant == "coronation" else {}))
+    played = 0
+    for drawn in steps:
+        kind = drawn[0]
+        if kind == "record":
+            answer = client.post(f"/games/{game_id}/hands/new",
+                                 data=form(variant, drawn[1], drawn[2], played + 1))
+            played += answer.status_code == 302
+        elif kind == "edit" and played:
+            number = 1 + (drawn[3] - 1) % played
+            client.post(f"/games/{game_id}/hands/{number}/edit",
+                        data=form(variant, drawn[1], drawn[2], number))
+        elif kind == "delete" and played:
+            client.post(f"/games/{game_id}/hands/last/delete", data={"number": str(played)})
+            played -= 1
+        elif kind in ("end", "reopen"):
+            client.post(f"/games/{game_id}/{kind}")
+        elif kind == "tap":
+            client.post(f"/games/{game_id}/chips/events",
+                        data={"number": str(played + 1), "player": str(drawn[1] % len(names)),
+                              "kind": "pass"})
+        assert consistent(app) == [], drawn
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_import_restore_and_a_merge_keep_the_cache_right(app, client, tmp_path):
+    game_id = start_game(client, P)
+    saved = client.post(f"/games/{game_id}/hands/new",
+                        data=hand_data(P, "Ann", {"Ben": (3, 1), "Cy": 2}))
+    assert saved.status_code == 302
+    log = client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
+    assert client.post("/import", data={"text": log}).status_code == 302
+    start_game(client, ["annie", "Dee"])  # "annie" is Ann, typed once by mistake
+    merged = client.post("/players/1/merge", data={"other": "4"}, follow_redirects=True)
+    assert "annie merged into Ann" in merged.get_data(as_text=True)
+    assert consistent(app) == []
+    backup = client.get("/backup/download").get_data(as_text=True)
+    other = make_app(tmp_path / "other.sqlite")
+    assert other.test_client().post(
+        "/backup/restore", data={"file": (io.BytesIO(backup.encode()), "b.json")},
+        content_type="multipart/form-data").status_code == 302
+    assert consistent(other) == []
+    with other.app_context():
+        db.engine.dispose()
+    assert json.loads(log)["result"]["totals"]["Ben"] == 12
+
+
+def test_check_reports_a_tampered_cache_and_rebuild_mends_it(app, client, runner):
+    game_id = start_game(client, P)
+    saved = client.post(f"/games/{game_id}/hands/new",
+                        data=hand_data(P, "Ann", {"Ben": (3, 1), "Cy": 2}))
+    assert saved.status_code == 302
+    assert runner.invoke(args=["results", "check"]).exit_code == 0
+    with app.app_context():
+        db.session.execute(update(ResultSeat).values(total=99))
+        db.session.commit()
+    checked = runner.invoke(args=["results", "check"])
+    assert checked.exit_code == 1 and f"game {game_id}: the cached result differs" in checked.output
+    rebuilt = runner.invoke(args=["results", "rebuild"])
+    assert rebuilt.exit_code == 0 and "rebuilt the results of 1 game" in rebuilt.output
+    assert runner.invoke(args=["results", "check"]).exit_code == 0

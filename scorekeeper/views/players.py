@@ -22,24 +22,22 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 @bp.route("", endpoint="roster")
 def list_players():
     """List everyone on the roster with their finished games and wins."""
-    record = stats.records(roster.played_games())
-    return render_template("players/roster.html", players=stored.roster(), record=record,
-                           empty=stats.Record())
+    return render_template("players/roster.html", players=stored.roster(),
+                           record=roster.records(), empty=stats.Record())
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
     """Render a player's page, with the rename form as typed and its error, if any."""
-    games = roster.played_games(player)
+    figures = roster.player_stats(player)
     ids = {p.name: p.id for p in stored.roster()}
     return render_template(
-        "players/player.html", player=player, stats=stats.player_stats(player.name, games),
-        form=form, error=error, chart=_chart(games, player.name), ids=ids,
+        "players/player.html", player=player, stats=figures,
+        form=form, error=error, chart=_chart(figures.form, player.name), ids=ids,
         merge_candidates=len(ids) > 1), 422 if error else 200
 
 
-def _chart(games: list[stats.Played], name: str) -> Markup | None:
+def _chart(points, name: str) -> Markup | None:
     """Return the player's win rate after each finished game as an SVG line chart."""
-    points = stats.form(name, games)
     if len(points) < 2:
         return None
     # A date under the first game of each day only, so the axis stays readable.

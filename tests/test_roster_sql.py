@@ -1,0 +1,82 @@
+"""The roster and player pages read the results cache with SQL; what they show equals the
+statistics worked out by replaying every game through the rules."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from sqlalchemy import event, select
+
+from scorekeeper import roster, stats
+from scorekeeper.extensions import db
+from scorekeeper.models import Player
+
+NAMES = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def random_log(rng: random.Random, day: int) -> dict:
+    """Return a game log of a random variant and hands, finished or not, on a day of June."""
+    variant = rng.choice(["penalty", "penalty", "chips", "jax", "coronation"])
+    players = rng.sample(NAMES, 2 if variant == "coronation" else rng.randint(2, 4))
+    rounds = []
+    for _ in range(rng.randint(0, 6)):
+        if variant == "coronation":
+            rounds.append({"corners": [rng.choice(players + [None]) for _ in range(4)],
+                           "dragon": rng.choice(players + [None])})
+            continue
+        went_out = rng.choice(players + [None])
+        hands = {p: {"cards": rng.randint(1, 6), "kings": rng.randint(0, 1)}
+                 for p in players if p != went_out}
+        if went_out is None and len({h["cards"] for h in hands.values()}) == 1:
+            hands[players[0]]["cards"] += 1
+        rounds.append({"went_out": went_out, "hands": hands})
+    rules = {"penalty": {"target": rng.choice([15, 25])},
+             "chips": {"preset": "house", "start_chips": 12},
+             "jax": {"preset": "jax", "target": 20}, "coronation": {"deals_to_win": 2}}[variant]
+    return {"format": "kings-corners-game/1", "variant": "chips" if variant == "jax" else variant,
+            "rules": rules, "players": players, "played_on": f"2026-06-{day:02d}",
+            "ended": rng.random() < 0.3, "rounds": rounds}
+
+
+def fill(client, seed: int, games: int = 40) -> None:
+    """Import random games until `games` were accepted (a log the rules refuse is skipped)."""
+    rng = random.Random(seed)
+    stored = 0
+    while stored < games:
+        log = random_log(rng, 1 + stored // 4)
+        stored += client.post("/import", data={"text": json.dumps(log)}).status_code == 302
+
+
+def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, client):
+    fill(client, seed=11)
+    with app.app_context():
+        assert roster.records() == stats.records(roster.played_games())
+        for player in db.session.scalars(select(Player)):
+            from_sql = roster.player_stats(player)
+            replayed = stats.player_stats(player.name, roster.played_games(player))
+            assert from_sql.hands == +replayed.hands  # the same facts, zeros left out
+            assert from_sql == stats.PlayerStats(**{**replayed.__dict__,
+                                                   "hands": from_sql.hands}), player.name
+
+
+def test_the_roster_and_a_player_page_cost_the_same_statements_whatever_the_history(app,
+                                                                                     client):
+    def statements(path: str) -> int:
+        seen: list[str] = []
+
+        def listener(*args) -> None:
+            seen.append(args[2])
+
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", listener)
+            try:
+                assert client.get(path).status_code == 200
+            finally:
+                event.remove(db.engine, "before_cursor_execute", listener)
+        return len(seen)
+
+    fill(client, seed=3, games=8)
+    small = [statements("/players"), statements("/players/1")]
+    fill(client, seed=4, games=60)
+    assert [statements("/players"), statements("/players/1")] == small

@@ -1,16 +1,19 @@
-"""History as the pages show it: what a night is called, and each night's games summed up."""
+"""History as the pages show it: what a night is called, and each night's games summed up.
+
+Read from the results cache with SQL: a page of history replays no game.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 
 from .extensions import db
-from .models import Game, Night
-from .storage import Loaded, read_games
+from .models import Game, GameResult, Night, Player, ResultSeat, Seat
 
 
 def label(night: Night) -> str:
@@ -19,12 +22,44 @@ def label(night: Night) -> str:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One player's place in a game as the cache keeps it."""
+
+    name: str
+    total: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game of a night as history lists it: standings, winners, over or not."""
+
+    id: int
+    variant: str
+    settings: dict[str, Any]
+    rounds: int
+    over: bool
+    problem: str | None
+    standings: tuple[Standing, ...]  # in place order
+
+    @property
+    def readable(self) -> bool:
+        """Tell whether the rules accept the game as stored."""
+        return self.problem is None
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Return who won, once the game is over."""
+        return tuple(s.name for s in self.standings if s.won)
+
+
+@dataclass(frozen=True)
 class NightSummary:
     """A night as the history list shows it."""
 
     night: Night
     players: tuple[str, ...]
-    games: tuple[Loaded, ...]
+    games: tuple[GameSummary, ...]
     wins: tuple[tuple[str, int], ...]  # (name, games won), most first
     unfinished: int
     broken: int = 0  # games the rules refuse as stored: they need repair
@@ -36,29 +71,47 @@ def summarise(night: Night) -> NightSummary:
 
 
 def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
-    """Return the summaries of several nights, reading all their games at once."""
-    placed = db.session.execute(select(Game.night_id, Game.id)
-                                .where(Game.night_id.in_([night.id for night in shown]))
-                                .order_by(Game.id)).all()
-    loaded = read_games(game_id for _, game_id in placed)
-    games: dict[int, list[Loaded]] = {}
-    for night_id, game_id in placed:
-        if game_id in loaded:  # not deleted on another phone meanwhile
-            games.setdefault(night_id, []).append(loaded[game_id])
-    return [summary_of(night, games.get(night.id, [])) for night in shown]
+    """Return the summaries of several nights in four queries, whatever their size."""
+    nights = [night.id for night in shown]
+    games: dict[int, list] = defaultdict(list)
+    rows = db.session.execute(
+        select(Game.night_id, Game.id, Game.variant, Game.settings, GameResult.rounds,
+               GameResult.over, GameResult.problem)
+        .outerjoin(GameResult, GameResult.game_id == Game.id)
+        .where(Game.night_id.in_(nights)).order_by(Game.id)).all()
+    ids = [row.id for row in rows]
+    seated: dict[int, list[str]] = defaultdict(list)
+    for game_id, name in db.session.execute(
+            select(Seat.game_id, Player.name).join(Player)
+            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
+        seated[game_id].append(name)
+    standings: dict[int, list[Standing]] = defaultdict(list)
+    for game_id, name, total, won in db.session.execute(
+            select(ResultSeat.game_id, Player.name, ResultSeat.total, ResultSeat.won)
+            .join(Player, Player.id == ResultSeat.player_id)
+            .where(ResultSeat.game_id.in_(ids)).order_by(ResultSeat.game_id, ResultSeat.place)):
+        standings[game_id].append(Standing(name, total, won))
+    for row in rows:
+        # A game with no cached result yet is shown as needing a look, never as a crash.
+        problem = row.problem if row.over is not None else "its result is not cached yet"
+        games[row.night_id].append(GameSummary(
+            row.id, row.variant, row.settings, row.rounds or 0, bool(row.over), problem,
+            tuple(standings[row.id])))
+    return [summary_of(night, games.get(night.id, []), seated) for night in shown]
 
 
-def summary_of(night: Night, games: Sequence[Loaded]) -> NightSummary:
-    """Return the summary of a night whose games are read."""
+def summary_of(night: Night, games: Sequence[GameSummary],
+               seated: dict[int, list[str]]) -> NightSummary:
+    """Return the summary of a night from its games' cached results."""
     players: dict[str, None] = {}
     wins: Counter[str] = Counter()
     unfinished = broken = 0
     for game in games:
-        players.update(dict.fromkeys(game.players))
+        players.update(dict.fromkeys(seated[game.id]))
         if not game.readable:
             broken += 1
-        elif game.result.over:
-            wins.update(game.result.winners)
+        elif game.over:
+            wins.update(game.winners)
         else:
             unfinished += 1
     order = list(players)

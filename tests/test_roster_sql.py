@@ -60,7 +60,7 @@ def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, clien
                                                    "hands": from_sql.hands}), player.name
 
 
-def test_the_roster_and_a_player_page_cost_the_same_statements_whatever_the_history(app,
+def test_roster_player_and_history_pages_cost_the_same_statements_whatever_the_history(app,
                                                                                      client):
     def statements(path: str) -> int:
         seen: list[str] = []
@@ -76,7 +76,8 @@ def test_the_roster_and_a_player_page_cost_the_same_statements_whatever_the_hist
                 event.remove(db.engine, "before_cursor_execute", listener)
         return len(seen)
 
+    pages = ["/players", "/players/1", "/history/", "/history/nights/1"]
     fill(client, seed=3, games=8)
-    small = [statements("/players"), statements("/players/1")]
+    small = [statements(page) for page in pages]
     fill(client, seed=4, games=60)
-    assert [statements("/players"), statements("/players/1")] == small
+    assert [statements(page) for page in pages] == small

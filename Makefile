@@ -30,8 +30,8 @@ test: install-test
 
 bench: install-test
 	$(BIN)/python bench/bench.py
-	$(BIN)/python bench/bench_history.py
 	$(BIN)/python bench/bench_live.py
+	$(BIN)/python bench/bench_years.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

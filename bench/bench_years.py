@@ -1,0 +1,140 @@
+"""Benchmark every page over 1, 5 and 10 years of weekly game nights, through the real server.
+
+Run: .venv/bin/python bench/bench_years.py  (part of `make bench`). For each size it fills a
+fresh SQLite database (four games a night, 4-6 players, penalty and both chip sets, about
+20 hands a game), fills the results cache, serves the app with waitress on loopback, and
+times each page against a bare route (/healthz) in the same run, interleaved. It prints,
+per page: median and p99 ms, the ratio of the median to the bare route's, SQL statements
+per request, and bytes on the wire (compressed as a phone asks).
+"""
+
+from __future__ import annotations
+
+import http.client
+import random
+import statistics
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_live import serve  # noqa: E402
+from sqlalchemy import event, insert  # noqa: E402
+
+from bench import fresh_app  # noqa: E402
+from scorekeeper import rules  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
+from scorekeeper.storage import results  # noqa: E402
+
+YEARS = (1, 5, 10)
+GAMES_A_NIGHT, HANDS_A_GAME = 4, 20
+ROSTER = ["Ann", "Ben", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ida", "Jo"]
+FIRST = datetime(2016, 1, 8, 19, 30)
+SETS = [("penalty", {"target": 2000}), ("chips", {"preset": "house", "start_chips": 500}),
+        ("chips", {"preset": "jax", "target": None}), ("penalty", {"target": 2000})]
+ASK = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def fill(years: int, rng: random.Random) -> None:
+    """Insert `years` of weekly nights in bulk, then fill the results cache."""
+    db.session.execute(insert(Player), [{"id": i + 1, "name": n, "name_key": n.casefold(),
+                                         "created_at": FIRST} for i, n in enumerate(ROSTER)])
+    nights, games, seats, rounds, hands = [], [], [], [], []
+    for n in range(52 * years):
+        start = FIRST + timedelta(weeks=n)
+        nights.append({"id": n + 1, "started_at": start, "name": None, "notes": None})
+        for g, (variant, given) in enumerate(SETS[:GAMES_A_NIGHT]):
+            game_id = len(games) + 1
+            players = rng.sample(range(1, len(ROSTER) + 1), rng.randint(4, 6))
+            began = start + timedelta(minutes=45 * g)
+            games.append({"id": game_id, "variant": variant, "ended": True, "night_id": n + 1,
+                          "settings": rules.get_variant(variant).resolve_settings(given),
+                          "first_dealer_seat": 0, "played_on": began.date(),
+                          "created_at": began, "updated_at": began, "version": 0})
+            seats += [{"game_id": game_id, "seat": s, "player_id": p}
+                      for s, p in enumerate(players)]
+            for h in range(1, HANDS_A_GAME + 1):
+                round_id = len(rounds) + 1
+                went_out = rng.choice(players)
+                at = began + timedelta(minutes=2 * h)
+                rounds.append({"id": round_id, "game_id": game_id, "number": h,
+                               "went_out_id": went_out, "created_at": at, "updated_at": at})
+                hands += [{"round_id": round_id, "player_id": p, "cards": rng.randint(1, 4),
+                           "kings": 0} for p in players if p != went_out]
+    for model, rows in ((Night, nights), (Game, games), (Seat, seats), (Round, rounds),
+                        (HandEntry, hands)):
+        for start in range(0, len(rows), 5000):
+            db.session.execute(insert(model), rows[start:start + 5000])
+    results.rebuild()
+    db.session.commit()
+
+
+def one(connection, path: str) -> tuple[float, int]:
+    """GET a page on a kept-alive connection; return (ms, bytes on the wire)."""
+    started = time.perf_counter()
+    connection.request("GET", path, headers=ASK)
+    response = connection.getresponse()
+    size = len(response.read())
+    if response.status not in (200, 204):
+        raise SystemExit(f"{path} answered {response.status}")
+    return (time.perf_counter() - started) * 1000, size
+
+
+def measure(app, port: int, pages: list[tuple[str, str, int]]) -> list[str]:
+    """Time each page against the bare route, interleaved; return the table's rows."""
+    statements: list[str] = []
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    rows = []
+    for label, path, repeat in pages:
+        bare, timed, size = [], [], 0
+        for _ in range(repeat):
+            bare.append(one(connection, "/healthz")[0])
+            statements.clear()
+            took, size = one(connection, path)
+            timed.append(took)
+            counted = len(statements)
+        timed.sort()
+        median, floor = statistics.median(timed), statistics.median(bare)
+        p99 = timed[min(len(timed) - 1, int(len(timed) * 0.99))]
+        rows.append(f"{label:32} {median:9.1f} {p99:9.1f} {median / floor:8.1f}x "
+                    f"{counted:6} {size:9,}")
+    return rows
+
+
+def main() -> None:
+    """Fill each size, serve it, time the pages, print one table per size."""
+    for years in YEARS:
+        app = fresh_app()
+        started = time.perf_counter()
+        with app.app_context():
+            fill(years, random.Random(years))
+            games = db.session.query(Game).count()
+            hands = db.session.query(Round).count()
+        print(f"\n{years} year{'s' if years > 1 else ''}: {games:,} games, {hands:,} hands "
+              f"(filled in {time.perf_counter() - started:.1f} s)")
+        port, server = serve(app)
+        last = games
+        pages = [("anything new? (version, 204)", f"/games/{last}/version?since=0", 60),
+                 ("home", "/", 30), ("history, newest page", "/history/", 30),
+                 ("history, oldest page", f"/history/?page={(52 * years + 19) // 20}", 30),
+                 ("a night", "/history/nights/1", 30),
+                 ("a game's scoreboard", f"/games/{last}", 30),
+                 ("a game's history page", f"/history/games/{last}", 30),
+                 ("roster", "/players", 30), ("a player's page", "/players/1", 30),
+                 ("backup download", "/backup/download", 3)]
+        print(f"{'page':32} {'median ms':>9} {'p99 ms':>9} {'ratio':>9} {'stmts':>6} "
+              f"{'bytes':>9}")
+        for row in measure(app, port, pages):
+            print(row)
+        server.close()
+
+
+if __name__ == "__main__":
+    main()

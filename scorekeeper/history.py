@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -41,6 +42,8 @@ class GameSummary:
     over: bool
     problem: str | None
     standings: tuple[Standing, ...]  # in place order
+    played_on: date | None = None
+    players: tuple[str, ...] = ()  # in seat order
 
     @property
     def readable(self) -> bool:
@@ -72,14 +75,22 @@ def summarise(night: Night) -> NightSummary:
 
 def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
     """Return the summaries of several nights in four queries, whatever their size."""
-    nights = [night.id for night in shown]
-    games: dict[int, list] = defaultdict(list)
+    placed = db.session.execute(select(Game.night_id, Game.id)
+                                .where(Game.night_id.in_([night.id for night in shown]))
+                                .order_by(Game.id)).all()
+    found = summaries([game_id for _, game_id in placed])
+    games: dict[int, list[GameSummary]] = defaultdict(list)
+    for night_id, game_id in placed:
+        games[night_id].append(found[game_id])
+    return [summary_of(night, games.get(night.id, [])) for night in shown]
+
+
+def summaries(ids: Sequence[int]) -> dict[int, GameSummary]:
+    """Return games as lists show them, from the results cache, in three queries."""
     rows = db.session.execute(
-        select(Game.night_id, Game.id, Game.variant, Game.settings, GameResult.rounds,
+        select(Game.id, Game.variant, Game.settings, Game.played_on, GameResult.rounds,
                GameResult.over, GameResult.problem)
-        .outerjoin(GameResult, GameResult.game_id == Game.id)
-        .where(Game.night_id.in_(nights)).order_by(Game.id)).all()
-    ids = [row.id for row in rows]
+        .outerjoin(GameResult, GameResult.game_id == Game.id).where(Game.id.in_(ids))).all()
     seated: dict[int, list[str]] = defaultdict(list)
     for game_id, name in db.session.execute(
             select(Seat.game_id, Player.name).join(Player)
@@ -91,23 +102,23 @@ def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
             .join(Player, Player.id == ResultSeat.player_id)
             .where(ResultSeat.game_id.in_(ids)).order_by(ResultSeat.game_id, ResultSeat.place)):
         standings[game_id].append(Standing(name, total, won))
+    found = {}
     for row in rows:
         # A game with no cached result yet is shown as needing a look, never as a crash.
         problem = row.problem if row.over is not None else "its result is not cached yet"
-        games[row.night_id].append(GameSummary(
-            row.id, row.variant, row.settings, row.rounds or 0, bool(row.over), problem,
-            tuple(standings[row.id])))
-    return [summary_of(night, games.get(night.id, []), seated) for night in shown]
+        found[row.id] = GameSummary(row.id, row.variant, row.settings, row.rounds or 0,
+                                    bool(row.over), problem, tuple(standings[row.id]),
+                                    row.played_on, tuple(seated[row.id]))
+    return found
 
 
-def summary_of(night: Night, games: Sequence[GameSummary],
-               seated: dict[int, list[str]]) -> NightSummary:
+def summary_of(night: Night, games: Sequence[GameSummary]) -> NightSummary:
     """Return the summary of a night from its games' cached results."""
     players: dict[str, None] = {}
     wins: Counter[str] = Counter()
     unfinished = broken = 0
     for game in games:
-        players.update(dict.fromkeys(seated[game.id]))
+        players.update(dict.fromkeys(game.players))
         if not game.readable:
             broken += 1
         elif game.over:

@@ -4,7 +4,7 @@ from flask import Blueprint, render_template
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
-from .. import variants
+from .. import history, variants
 from ..extensions import db
 from ..forms import HandForm
 from ..models import Game
@@ -19,12 +19,15 @@ def home():
     """Show the game in progress first, then the latest games."""
     ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
                              .limit(RECENT + 4)).all()
-    loaded = read_games(ids)
-    games = [(loaded[i], variants.get(loaded[i].variant)) for i in ids if i in loaded]
+    listed = history.summaries(ids)
+    games = [(listed[i], variants.get(listed[i].variant)) for i in ids if i in listed]
     broken = [(g, home) for g, home in games if not g.readable]
-    games = [(g, home) for g, home in games if g.readable]
-    in_progress = [(g, home) for g, home in games if not g.result.over][:3]
-    recent = [(g, home) for g, home in games if g.result.over][:RECENT]
+    recent = [(g, home) for g, home in games if g.readable and g.over][:RECENT]
+    # Only the games still being played are read and replayed: who deals next.
+    going = [g.id for g, _ in games if g.readable and not g.over][:3]
+    loaded = read_games(going)
+    in_progress = [(loaded[i], variants.get(loaded[i].variant)) for i in going
+                   if i in loaded and loaded[i].readable]
     return render_template("home.html", in_progress=in_progress, recent=recent, broken=broken)
 
 

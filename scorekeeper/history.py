@@ -44,6 +44,7 @@ class GameSummary:
     standings: tuple[Standing, ...]  # in place order
     played_on: date | None = None
     players: tuple[str, ...] = ()  # in seat order
+    night_id: int | None = None
 
     @property
     def readable(self) -> bool:
@@ -75,22 +76,23 @@ def summarise(night: Night) -> NightSummary:
 
 def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
     """Return the summaries of several nights in four queries, whatever their size."""
-    placed = db.session.execute(select(Game.night_id, Game.id)
-                                .where(Game.night_id.in_([night.id for night in shown]))
-                                .order_by(Game.id)).all()
-    found = summaries([game_id for _, game_id in placed])
+    found = summaries(Game.night_id.in_([night.id for night in shown]))
     games: dict[int, list[GameSummary]] = defaultdict(list)
-    for night_id, game_id in placed:
-        games[night_id].append(found[game_id])
+    for game in sorted(found.values(), key=lambda g: g.id):
+        games[game.night_id].append(game)
     return [summary_of(night, games.get(night.id, [])) for night in shown]
 
 
-def summaries(ids: Sequence[int]) -> dict[int, GameSummary]:
-    """Return games as lists show them, from the results cache, in three queries."""
+def summaries(which) -> dict[int, GameSummary]:
+    """Return the games `which` picks (a condition on Game, or ids) as lists show them,
+    from the results cache, in three queries."""
+    if not hasattr(which, "compile"):
+        which = Game.id.in_(list(which))
     rows = db.session.execute(
-        select(Game.id, Game.variant, Game.settings, Game.played_on, GameResult.rounds,
-               GameResult.over, GameResult.problem)
-        .outerjoin(GameResult, GameResult.game_id == Game.id).where(Game.id.in_(ids))).all()
+        select(Game.id, Game.variant, Game.settings, Game.played_on, Game.night_id,
+               GameResult.rounds, GameResult.over, GameResult.problem)
+        .outerjoin(GameResult, GameResult.game_id == Game.id).where(which)).all()
+    ids = [row.id for row in rows]
     seated: dict[int, list[str]] = defaultdict(list)
     for game_id, name in db.session.execute(
             select(Seat.game_id, Player.name).join(Player)
@@ -108,7 +110,7 @@ def summaries(ids: Sequence[int]) -> dict[int, GameSummary]:
         problem = row.problem if row.over is not None else "its result is not cached yet"
         found[row.id] = GameSummary(row.id, row.variant, row.settings, row.rounds or 0,
                                     bool(row.over), problem, tuple(standings[row.id]),
-                                    row.played_on, tuple(seated[row.id]))
+                                    row.played_on, tuple(seated[row.id]), row.night_id)
     return found
 
 

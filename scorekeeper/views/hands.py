@@ -46,26 +46,36 @@ def _read(game: Loaded) -> tuple[rules.Round, variants.Errors]:
     return entry, errors
 
 
-def _moved_on(game: Loaded, number: int, changed: bool) -> dict:
-    """Say what another phone did to round `number` since this form was opened, and the way on."""
+def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> dict:
+    """Say what another phone did to round `number` since this form was opened, and the way on.
+
+    `way` is where this is said: after a refused save ("save"), on a form opened from a
+    stale link ("opened"), as a live notice on a form being filled in ("notice"), or with
+    no way on ("none").
+    """
     home = variants.get(game.variant)
     word, Word = home.word(), capital(home.word())
-    edit = url_for("hands.edit", game_id=game.id, number=number)
-    if number >= game.next_number:
-        gone = game.next_number
-        return {"text": f"{Word} {gone} was deleted on another phone, so the next {word} is "
-                        f"{gone} again. Save again to record what you entered as {word} {gone}.",
-                "edit": None, "number": number}
-    times = round_times(game.id, number)
-    at = (times[1] if changed else times[0]).strftime("%H:%M")
-    said = home.describe(game.players, game.core.rounds[number - 1])
-    if changed:
-        text = (f"{Word} {number} was changed on another phone at {at}: it is now {said}. "
-                "Save again to replace it with what you entered here.")
+    after = game.next_number
+    if number >= after:
+        what = (f"{Word} {after} was deleted on another phone, so the next {word} is "
+                f"{after} again.")
+        ways = {"save": f"Save again to record what you entered as {word} {after}."}
+        edit = None
     else:
-        text = (f"{Word} {number} was recorded on another phone at {at}: {said}. "
-                f"Save again to record what you entered as {word} {game.next_number}, or "
-                f"correct {word} {number} if it is the same {word}.")
+        times = round_times(game.id, number)
+        at = (times[1] if changed else times[0]).strftime("%H:%M")
+        said = home.describe(game.players, game.core.rounds[number - 1])
+        edit = url_for("hands.edit", game_id=game.id, number=number)
+        if changed:
+            what = f"{Word} {number} was changed on another phone at {at}: it is now {said}."
+            ways = {"save": "Save again to replace it with what you entered here."}
+        else:
+            what = f"{Word} {number} was recorded on another phone at {at}: {said}."
+            same = f"or correct {word} {number} if it is the same {word}."
+            ways = {"save": f"Save again to record what you entered as {word} {after}, {same}",
+                    "opened": f"This form is for {word} {after}, {same}"}
+    ways["notice"] = "Saving will ask what to do."
+    text = f"{what} {ways[way]}" if way in ways else what
     return {"text": text, "edit": edit, "number": number}
 
 
@@ -131,9 +141,7 @@ def record(game_id: int):
     seen = request.args.get("hand", type=int)
     moved = None
     if seen is not None and 1 <= seen < 10_000 and seen != number:
-        moved = _moved_on(game, seen, changed=False)
-        moved["text"] = moved["text"].replace("Save again to record what you entered as",
-                                              "This form is for")
+        moved = _moved_on(game, seen, changed=False, way="opened")
     return _form_page(game, form, number, errors, request.form, False, moved)
 
 
@@ -155,7 +163,7 @@ def edit(game_id: int, number: int):
         if moved:
             game = read_game(game.id)
             if number >= game.next_number:  # deleted meanwhile: nothing left to correct
-                flash(moved["text"].split(" Save again")[0])
+                flash(_moved_on(game, number, changed=True, way="none")["text"])
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             # Saving again replaces what is there now, on purpose.
             form.was.data = fingerprint(game.core.rounds[number - 1], game.players)
@@ -197,11 +205,11 @@ def notice(game_id: int, number: int):
     if number < 1:
         pass
     elif was and (number >= game.next_number
-                or fingerprint(game.core.rounds[number - 1], game.players) != was):
-        moved = _moved_on(game, number, changed=True)
+                  or fingerprint(game.core.rounds[number - 1], game.players) != was):
+        moved = _moved_on(game, number, changed=True, way="notice")
     elif not was and number != game.next_number:
-        moved = _moved_on(game, number, changed=False)
-    text = moved["text"].split(" Save again")[0] + " Saving will ask what to do." if moved else ""
+        moved = _moved_on(game, number, changed=False, way="notice")
+    text = moved["text"] if moved else ""
     return render_template("notice.html", text=text, edit=moved and moved.get("edit"),
                            number=number, home=variants.get(game.variant))
 

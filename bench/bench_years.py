@@ -28,6 +28,7 @@ from bench import fresh_app  # noqa: E402
 from scorekeeper import rules  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
+from scorekeeper.serve import settle  # noqa: E402
 from scorekeeper.storage import results  # noqa: E402
 
 YEARS = (1, 5, 10)
@@ -109,8 +110,11 @@ def measure(app, port: int, pages: list[tuple[str, str, int]]) -> list[str]:
 
 
 def main() -> None:
-    """Fill each size, serve it, time the pages, print one table per size."""
-    for years in YEARS:
+    """Fill each size, serve it, time the pages, print one table per size.
+
+    Arguments, if any, are the sizes in years to run (default: 1 5 10).
+    """
+    for years in [int(arg) for arg in sys.argv[1:]] or YEARS:
         app = fresh_app()
         started = time.perf_counter()
         with app.app_context():
@@ -119,6 +123,7 @@ def main() -> None:
             hands = db.session.query(Round).count()
         print(f"\n{years} year{'s' if years > 1 else ''}: {games:,} games, {hands:,} hands "
               f"(filled in {time.perf_counter() - started:.1f} s)")
+        settle()  # as `make run` does
         port, server = serve(app)
         last = games
         pages = [("anything new? (version, 204)", f"/games/{last}/version?since=0", 60),

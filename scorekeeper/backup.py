@@ -7,11 +7,19 @@ the events of a chips hand still in progress. Ids are left out: restore makes ne
 
 from __future__ import annotations
 
+import gc
 import json
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
 
-from sqlalchemy import func, select
+import ijson
+import orjson
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import Session
 
 from . import exchange, gamelog, rules
 from .extensions import db
@@ -23,6 +31,7 @@ FORMAT = "kings-corners-backup/1"
 TOP_KEYS = {"format", "roster", "nights", "games_without_night"}
 # What a backup adds to a game log, taken out again before the log is checked.
 GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress", "needs_repair")
+BATCH = 100  # nights, or games outside a night, read (or restored) at a time
 
 
 class Refused(rules.RuleError):
@@ -45,27 +54,133 @@ def _game(game: Loaded) -> dict[str, Any]:
     return doc
 
 
+def _dump(value: Any, depth: int) -> str:
+    """Return a value as indented JSON text, its lines indented to sit `depth` levels deep.
+
+    orjson writes exactly what `json.dumps(indent=2, ensure_ascii=False)` writes, ten
+    times faster; the standard encoder falls back to pure Python when asked to indent.
+    """
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode().replace(
+        "\n", "\n" + "  " * depth)
+
+
+def _array(items: Iterator[Any], depth: int) -> Iterator[str]:
+    """Yield a JSON array item by item, laid out as `_dump` lays out a whole one."""
+    pad = "\n" + "  " * (depth + 1)
+    first = True
+    for item in items:
+        yield ("[" if first else ",") + pad + _dump(item, depth + 1)
+        first = False
+    yield "[]" if first else "\n" + "  " * depth + "]"
+
+
+def _snapshot() -> Iterator[Session]:
+    """Yield a session of its own that sees the database as one moment, then close it.
+
+    SQLite keeps one snapshot for a read transaction; a database server is asked for
+    REPEATABLE READ, so a hand saved while the backup streams is in it whole or not at all.
+    """
+    connection = db.engine.connect()
+    if connection.dialect.name != "sqlite":
+        connection = connection.execution_options(isolation_level="REPEATABLE READ")
+    session = Session(bind=connection)
+    try:
+        yield session
+    finally:
+        session.close()
+        connection.close()
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause the cycle collector while one batch is built, and start it again after.
+
+    A batch makes a few hundred thousand small objects, none of them garbage cycles, and
+    the collector would walk them again and again: building a backup took twice as long.
+    The batch is bounded, so what it leaves is collected as soon as it is done.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _nights(session: Session) -> Iterator[dict[str, Any]]:
+    """Yield each night with its games, oldest first, reading BATCH nights at a time."""
+    last: tuple[datetime, int] | None = None
+    while True:
+        query = select(Night.id, Night.name, Night.notes, Night.started_at)
+        if last is not None:
+            query = query.where(or_(Night.started_at > last[0],
+                                    and_(Night.started_at == last[0], Night.id > last[1])))
+        nights = session.execute(query.order_by(Night.started_at, Night.id).limit(BATCH)).all()
+        if not nights:
+            return
+        with _no_cycle_collection():
+            placed = session.execute(select(Game.night_id, Game.id).where(
+                Game.night_id.in_([n.id for n in nights])).order_by(Game.id)).all()
+            games = read_games((game_id for _, game_id in placed), recorded=True,
+                               session=session)
+            by_night: dict[int, list[dict[str, Any]]] = {}
+            for night_id, game_id in placed:
+                by_night.setdefault(night_id, []).append(_game(games[game_id]))
+            del games
+        for night in nights:
+            yield {"name": night.name, "notes": night.notes,
+                   "started_at": _when(night.started_at), "games": by_night.get(night.id, [])}
+        last = (nights[-1].started_at, nights[-1].id)
+
+
+def _loose_games(session: Session) -> Iterator[dict[str, Any]]:
+    """Yield the games outside any night, BATCH at a time."""
+    last = 0
+    while True:
+        ids = session.scalars(select(Game.id).where(Game.night_id.is_(None), Game.id > last)
+                              .order_by(Game.id).limit(BATCH)).all()
+        if not ids:
+            return
+        with _no_cycle_collection():
+            games = read_games(ids, recorded=True, session=session)
+            docs = [_game(games[game_id]) for game_id in ids]
+            del games
+        yield from docs
+        last = ids[-1]
+
+
+def chunks() -> Iterator[str]:
+    """Yield the whole database as a backup's text, a piece at a time.
+
+    Nights and games are read BATCH at a time and written as they come, so memory stays
+    the same however many years the database holds.
+    """
+    for session in _snapshot():
+        roster = session.execute(
+            select(Player.name, Player.created_at).order_by(Player.id)).all()
+        yield '{\n  "format": ' + _dump(FORMAT, 1) + ',\n  "roster": '
+        yield _dump([{"name": name, "created_at": _when(at)} for name, at in roster], 1)
+        yield ',\n  "nights": '
+        yield from _array(_nights(session), 1)
+        yield ',\n  "games_without_night": '
+        yield from _array(_loose_games(session), 1)
+        yield "\n}\n"
+
+
+def text() -> str:
+    """Return the whole database as a backup's text (tests and small databases)."""
+    return "".join(chunks())
+
+
 def document() -> dict[str, Any]:
     """Return the whole database as a backup document."""
-    roster = db.session.scalars(select(Player).order_by(Player.id)).all()
-    nights = db.session.scalars(select(Night).order_by(Night.started_at, Night.id)).all()
-    placed = db.session.execute(select(Game.night_id, Game.id).order_by(Game.id)).all()
-    games = read_games((game_id for _, game_id in placed), recorded=True)
-    by_night: dict[int | None, list[dict[str, Any]]] = {}
-    for night_id, game_id in placed:
-        by_night.setdefault(night_id, []).append(_game(games[game_id]))
-    return {
-        "format": FORMAT,
-        "roster": [{"name": p.name, "created_at": _when(p.created_at)} for p in roster],
-        "nights": [{"name": n.name, "notes": n.notes, "started_at": _when(n.started_at),
-                    "games": by_night.get(n.id, [])} for n in nights],
-        "games_without_night": by_night.get(None, []),
-    }
+    return json.loads(text())
 
 
 def dumps(doc: dict[str, Any]) -> str:
     """Return a backup document as the text a file holds."""
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return _dump(doc, 0) + "\n"
 
 
 def is_empty() -> bool:
@@ -161,28 +276,93 @@ def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules
     return events
 
 
-def restore(doc: Any) -> dict[str, int]:
-    """Rebuild a backup document into the empty database (not committed); return what came in.
+class _Whole:
+    """A backup document already in memory, read as `_restore` reads a streamed file."""
 
-    Raise a RuleError naming where the document is wrong; the caller rolls the session
+    def __init__(self, doc: Any):
+        if not isinstance(doc, dict):
+            raise Refused("a backup is a JSON object")
+        self.doc = doc
+        self.keys = list(doc)
+        self.format = doc.get("format")
+
+    def items(self, key: str) -> Iterator[Any]:
+        """Yield the items of a top-level list (a missing one is empty), or refuse."""
+        yield from _list(self.doc, key, "")
+
+
+class _Streamed:
+    """A backup file read as it comes (ijson), one night or game at a time.
+
+    A first pass reads the top-level keys and the format and checks the JSON is whole
+    before anything is written; each list is then read in a pass of its own, so the
+    roster is known before the first game whatever order the keys are in.
+    """
+
+    def __init__(self, file: IO[bytes]):
+        self.file = file
+        self.keys: list[str] = []
+        self.format: Any = None
+        self.kinds: dict[str, str] = {}
+        try:
+            for prefix, event, value in ijson.parse(file, use_float=True):
+                if prefix == "" and event == "map_key":
+                    self.keys.append(value)
+                elif prefix == "" and event in ("start_array", "string", "number", "boolean",
+                                                "null"):
+                    raise Refused("a backup is a JSON object")
+                elif prefix in self.keys and prefix not in self.kinds:
+                    self.kinds[prefix] = event
+                    if prefix == "format":
+                        self.format = value
+        except ijson.JSONError:
+            raise _not_json(file) from None
+
+    def items(self, key: str) -> Iterator[Any]:
+        """Yield the items of a top-level list (a missing one is empty), or refuse."""
+        if key not in self.kinds:
+            return
+        if self.kinds[key] != "start_array":
+            raise Refused("must be a list", key)
+        self.file.seek(0)
+        yield from ijson.items(self.file, f"{key}.item", use_float=True)
+
+
+def _not_json(file: IO[bytes]) -> Refused:
+    """Return the refusal of a file that is not JSON, saying where it goes wrong.
+
+    Only a broken file gets here: the standard parser reads it once more, for the line
+    and column a person needs to mend it.
+    """
+    file.seek(0)
+    try:
+        json.loads(file.read().decode("utf-8", errors="replace"))
+    except json.JSONDecodeError as error:
+        return Refused(f"this is not JSON: {error.msg} at line {error.lineno}, "
+                       f"column {error.colno}")
+    return Refused("this is not JSON")
+
+
+def _restore(source: _Whole | _Streamed) -> dict[str, int]:
+    """Rebuild a backup into the empty database (not committed); return what came in.
+
+    Games are flushed BATCH at a time and nothing keeps them, so memory stays flat.
+    Raise a RuleError naming where the backup is wrong; the caller rolls the session
     back, so nothing is written.
     """
-    if not isinstance(doc, dict):
-        raise Refused("a backup is a JSON object")
-    if doc.get("format") != FORMAT:
+    if source.format != FORMAT:
         raise Refused(f"must be {FORMAT!r} (is this a single game log? import it instead)",
                       "format")
-    unknown = set(doc) - TOP_KEYS
+    unknown = set(source.keys) - TOP_KEYS
     if unknown:
         raise Refused(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
     if not is_empty():
         raise Refused("the database already holds players or games; a backup is restored "
                       "only into an empty database, so nothing is mixed up or lost")
-    players = _add_roster(_list(doc, "roster", ""))
+    players = _add_roster(list(source.items("roster")))
     db.session.flush()
-    games = 0
-    nights = _list(doc, "nights", "")
-    for i, raw in enumerate(nights):
+    games = nights = 0
+    for i, raw in enumerate(source.items("nights")):
         where = f"nights[{i}]"
         if not isinstance(raw, dict):
             raise Refused("a night must be an object", where)
@@ -190,27 +370,51 @@ def restore(doc: Any) -> dict[str, int]:
                       notes=_text(raw.get("notes"), f"{where}.notes"),
                       started_at=_time(raw.get("started_at"), f"{where}.started_at"))
         db.session.add(night)
+        nights += 1
         for j, game in enumerate(_list(raw, "games", f"{where}.")):
             _add_game(game, f"{where}.games[{j}]", night, players)
             games += 1
-    for j, game in enumerate(_list(doc, "games_without_night", "")):
+        if nights % BATCH == 0:
+            _let_go()
+    for j, game in enumerate(source.items("games_without_night")):
         _add_game(game, f"games_without_night[{j}]", None, players)
         games += 1
+        if games % BATCH == 0:
+            _let_go()
     db.session.flush()
-    return {"players": len(players), "nights": len(nights), "games": games}
+    return {"players": len(players), "nights": nights, "games": games}
+
+
+def _let_go() -> None:
+    """Write what was added so far (in the same transaction) and forget it.
+
+    Stored rows hold one another in cycles (a game its rounds, each round its game), which
+    only the cycle collector frees; left to its own pace it lets them pile up with history.
+    """
+    db.session.flush()
+    db.session.expunge_all()
+    gc.collect()
+
+
+def restore(doc: Any) -> dict[str, int]:
+    """Rebuild a backup document already read into the empty database (not committed)."""
+    return _restore(_Whole(doc))
+
+
+def restore_file(file: IO[bytes]) -> dict[str, int]:
+    """Rebuild a backup file into the empty database as it reads it (not committed).
+
+    A file that cannot be read twice (standard input) is copied to a temporary file first.
+    """
+    if not file.seekable():
+        copied = tempfile.TemporaryFile()
+        shutil.copyfileobj(file, copied)
+        copied.seek(0)
+        file = copied
+    return _restore(_Streamed(file))
 
 
 def summary(counts: dict[str, int]) -> str:
     """Return what a restore brought in, e.g. "5 players, 2 nights and 1 game"."""
     said = [f"{n} {what[:-1] if n == 1 else what}" for what, n in counts.items()]
     return ", ".join(said[:-1]) + " and " + said[-1]
-
-
-def restore_text(text: str) -> dict[str, int]:
-    """Read a backup's text and restore it (not committed); raise Refused."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise Refused(f"this is not JSON: {error.msg} at line {error.lineno}, "
-                      f"column {error.colno}") from None
-    return restore(doc)

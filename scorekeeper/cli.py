@@ -52,15 +52,16 @@ def export_command(game_id: int) -> None:
 @with_appcontext
 def backup_command(file) -> None:
     """Write the whole database as one JSON backup to FILE (- for standard output)."""
-    file.write(backup.dumps(backup.document()))
+    for chunk in backup.chunks():
+        file.write(chunk)
 
 
 @click.command("restore")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("rb"))
 @with_appcontext
 def restore_command(file) -> None:
     """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
-    counts = _write(lambda: backup.restore_text(file.read()), "restored")
+    counts = _write(lambda: backup.restore_file(file), "restored")
     click.echo(f"restored {backup.summary(counts)}")
 
 

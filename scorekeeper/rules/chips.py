@@ -59,6 +59,8 @@ class ChipsTable(Table):
 
     def in_hand(self) -> tuple[str, ...]:
         """Return the players who take part in the next hand, in seat order."""
+        if not self.out:
+            return tuple(self.players)
         return tuple(name for name in self.players if name not in self.out)
 
     def open_hand(self, events: Sequence[Event]) -> tuple[dict[str, int], list[dict]]:

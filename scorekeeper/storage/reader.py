@@ -166,6 +166,8 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games."""
     if not ids:
         return {}
+    # Plain Core rows: the ORM's loading layer adds nothing to column tuples but time.
+    session = session.connection()
     games = session.execute(
         select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
                Game.ended, Game.night_id, Game.created_at, Game.updated_at, Game.version)
@@ -196,8 +198,8 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),
-            events=tuple(rules.Event(tap.player, tap.kind)
-                         for tap in events.get((game_id, number), ())),
+            events=tuple(rules.Event(tap.player, tap.kind) for tap in taps)
+            if (taps := events.get((game_id, number))) else (),
             corners=tuple(who.get(pid) if pid else None for pid in (corners or ())),
             dragon=who.get(dragon) if dragon else None)
         rounds[game_id].append((entry, created))

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, flash, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    redirect,
+    render_template,
+    stream_with_context,
+    url_for,
+)
 from sqlalchemy import func, select
 
 from .. import backup, rules
@@ -33,7 +41,7 @@ def page():
 def download():
     """Download the whole database as one JSON backup."""
     filename = f"kings-corners-backup-{table_time().date().isoformat()}.json"
-    return Response(backup.dumps(backup.document()), mimetype="application/json",
+    return Response(stream_with_context(backup.chunks()), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
@@ -47,7 +55,7 @@ def restore():
     if not upload:
         return _page(form, "Choose a backup file first.")
     try:
-        counts = backup.restore_text(upload.read().decode("utf-8", errors="replace"))
+        counts = backup.restore_file(upload.stream)
         db.session.commit()
     except rules.RuleError as refused:
         db.session.rollback()

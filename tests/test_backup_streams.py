@@ -1,0 +1,166 @@
+"""Backup and restore stream: memory stays flat with history, and a backup is one moment."""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+import tracemalloc
+from datetime import datetime, timedelta
+
+import pytest
+
+from scorekeeper import backup, rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Night
+from scorekeeper.storage import add_game
+from scorekeeper.storage.players import player_for
+from tests.conftest import hand_data, make_app
+from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
+
+NAMES = ("Ann", "Ben", "Cy", "Zoë")
+PENALTY = rules.get_variant("penalty").resolve_settings({"target": 1000})
+
+
+def fill(app, nights: int, hands: int = 6) -> None:
+    """Store `nights` weekly nights of two penalty games of `hands` hands each."""
+    with app.app_context():
+        players = [player_for(name) for name in NAMES]
+        for n in range(nights):
+            night = Night(started_at=datetime(2016, 1, 8, 19, 30) + timedelta(weeks=n))
+            db.session.add(night)
+            for g in range(2):
+                rounds = tuple(rules.Round(went_out=NAMES[(n + g + h) % 4], hands={
+                    name: rules.Hand(1 + (h + i) % 5, int(h % 7 == i))
+                    for i, name in enumerate(NAMES) if name != NAMES[(n + g + h) % 4]})
+                    for h in range(hands))
+                core = rules.Game("penalty", NAMES, NAMES[g], PENALTY, rounds)
+                add_game(core, players, played_on=night.started_at.date(), night=night,
+                         created_at=night.started_at + timedelta(hours=g))
+        db.session.commit()
+
+
+def peak(work) -> int:
+    """Return the most memory (bytes) Python held at once while `work()` ran."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def stream(app) -> tuple[int, str]:
+    """Return the peak memory of streaming the app's backup, and its text."""
+    kept: list[str] = []
+
+    def write():
+        with app.app_context():
+            pieces = io.StringIO()
+            for chunk in backup.chunks():
+                pieces.write(chunk)
+            kept.append(pieces.getvalue())
+
+    used = peak(write)
+    # The text itself grows with history; what the backup needs beside it must not.
+    return used - len(kept[0].encode("utf-8")) * 2, kept[0]
+
+
+@pytest.fixture
+def small_and_big(tmp_path, monkeypatch):
+    """Return apps holding 20 and 80 nights, read and restored five nights at a time."""
+    monkeypatch.setattr(backup, "BATCH", 5)
+    small = make_app(tmp_path / "small.sqlite")
+    big = make_app(tmp_path / "big.sqlite")
+    fill(small, 20)
+    fill(big, 80)
+    yield small, big
+    for app in (small, big):
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_a_backup_of_four_times_the_history_needs_no_more_memory(small_and_big):
+    small, big = small_and_big
+    small_used, small_text = stream(small)
+    big_used, big_text = stream(big)
+    assert len(big_text) > 3.5 * len(small_text)
+    assert big_used < 1.3 * small_used, (small_used, big_used)
+    doc = json.loads(big_text)
+    assert len(doc["nights"]) == 80 and all(len(n["games"]) == 2 for n in doc["nights"])
+
+
+def test_restoring_four_times_the_history_needs_no_more_memory(small_and_big, tmp_path):
+    used = []
+    for app, name in zip(small_and_big, ("small", "big")):
+        with app.app_context():
+            text = backup.text()
+        path = tmp_path / f"{name}.json"
+        path.write_text(text, encoding="utf-8")
+        target = make_app(tmp_path / f"{name}-restored.sqlite")
+
+        def restore(path=path, target=target):
+            with target.app_context(), path.open("rb") as file:
+                backup.restore_file(file)
+                db.session.commit()
+
+        used.append(peak(restore))
+        with target.app_context():
+            assert backup.text() == text  # the restored database backs up the same
+            db.engine.dispose()
+    assert used[1] < 1.3 * used[0], used
+
+
+def test_a_hand_saved_while_a_backup_streams_is_not_in_it_by_half(app, monkeypatch):
+    """The backup sees the database as the moment it began, whatever is saved meanwhile."""
+    monkeypatch.setattr(backup, "BATCH", 2)
+    fill(app, 6, hands=2)
+    client = app.test_client()
+    with app.app_context():
+        pieces = backup.chunks()
+        first = next(pieces)  # the roster is read: the snapshot is taken
+        saved = client.post("/games/12/hands/new", data=hand_data(
+            list(NAMES), "Ann", {"Ben": 2, "Cy": 3, "Zoë": 1}, number=3))
+        assert saved.status_code == 302
+        text = first + "".join(pieces)
+    last = json.loads(text)["nights"][-1]["games"][-1]
+    assert len(last["rounds"]) == 2 and len(last["recorded_at"]) == 2
+    with app.app_context():
+        assert len(backup.document()["nights"][-1]["games"][-1]["rounds"]) == 3
+
+
+def test_a_backup_streams_one_moment_on_postgresql_too(pg_app, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(backup, "BATCH", 2)
+    fill(pg_app, 6, hands=2)
+    client = pg_app.test_client()
+    with pg_app.app_context():
+        pieces = backup.chunks()
+        first = next(pieces)
+        saved = client.post("/games/12/hands/new", data=hand_data(
+            list(NAMES), "Ann", {"Ben": 2, "Cy": 3, "Zoë": 1}, number=3))
+        assert saved.status_code == 302
+        text = first + "".join(pieces)
+    assert len(json.loads(text)["nights"][-1]["games"][-1]["rounds"]) == 2
+
+
+def test_a_backup_is_sent_as_it_is_written(app):
+    fill(app, 3, hands=2)
+    response = app.test_client().get("/backup/download")
+    assert response.is_streamed
+    body = response.get_data(as_text=True)
+    with app.app_context():
+        assert body == backup.text()
+
+
+def test_restoring_from_standard_input_reads_it_whole_first(app, tmp_path):
+    fill(app, 2, hands=2)
+    with app.app_context():
+        text = backup.text()
+    target = make_app(tmp_path / "piped.sqlite")
+    result = target.test_cli_runner().invoke(args=["restore", "-"], input=text.encode())
+    assert result.exit_code == 0, result.output
+    assert "restored 4 players, 2 nights and 4 games" in result.output
+    with target.app_context():
+        assert backup.text() == text
+        db.engine.dispose()

@@ -1,6 +1,7 @@
 """History as the pages show it: what a night is called, and each night's games summed up.
 
-Read from the results cache with SQL: a page of history replays no game.
+Read from the results cache with SQL: a page of history replays no game, and the list of
+nights reads only what it shows (counts and winners per night, grouped by the database).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 
 from .extensions import db
 from .models import Game, GameResult, Night, Player, ResultSeat, Seat
@@ -72,6 +73,54 @@ class NightSummary:
 def summarise(night: Night) -> NightSummary:
     """Return a night's players (in order of first seat), games with results, and who won."""
     return summarise_all([night])[0]
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """A night as the list of nights shows it: who played, how many games, who won."""
+
+    night: Night
+    players: tuple[str, ...]  # in order of first seat
+    games: int
+    wins: tuple[tuple[str, int], ...]  # (name, games won), most first
+    unfinished: int
+    broken: int
+
+
+def night_lines(shown: Sequence[Night]) -> list[NightLine]:
+    """Return the lines of several nights in three grouped queries, whatever their size."""
+    ids = [night.id for night in shown]
+    readable = GameResult.problem.is_(None) & GameResult.game_id.is_not(None)
+    counts = {row[0]: row[1:] for row in db.session.execute(
+        select(Game.night_id, func.count(Game.id),
+               func.sum(case((readable & GameResult.over.is_(False), 1), else_=0)),
+               func.sum(case((readable, 0), else_=1)))
+        .outerjoin(GameResult, GameResult.game_id == Game.id)
+        .where(Game.night_id.in_(ids)).group_by(Game.night_id))}
+    # A player's first seat of the night: the first game they sat in, then the seat.
+    first = func.min(Game.id * 1000 + Seat.seat)
+    players: dict[int, list[str]] = defaultdict(list)
+    for night_id, name, _ in db.session.execute(
+            select(Game.night_id, Player.name, first).join(Seat, Seat.game_id == Game.id)
+            .join(Player, Player.id == Seat.player_id).where(Game.night_id.in_(ids))
+            .group_by(Game.night_id, Player.id, Player.name).order_by(Game.night_id, first)):
+        players[night_id].append(name)
+    won: dict[int, Counter[str]] = defaultdict(Counter)
+    for night_id, name, count in db.session.execute(
+            select(Game.night_id, Player.name, func.count())
+            .join(ResultSeat, ResultSeat.game_id == Game.id)
+            .join(Player, Player.id == ResultSeat.player_id)
+            .where(Game.night_id.in_(ids), ResultSeat.won)
+            .group_by(Game.night_id, Player.id, Player.name)):
+        won[night_id][name] = count
+    lines = []
+    for night in shown:
+        games, unfinished, broken = counts.get(night.id, (0, 0, 0))
+        order = players[night.id]
+        ranked = sorted(won[night.id].items(), key=lambda item: (-item[1], order.index(item[0])))
+        lines.append(NightLine(night, tuple(order), games, tuple(ranked), int(unfinished or 0),
+                               int(broken or 0)))
+    return lines
 
 
 def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:

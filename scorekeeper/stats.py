@@ -25,12 +25,14 @@ class Played:
     night: int | None = None  # games of one night share this key
     night_label: str = ""
     game_id: int | None = None
+    night_on: date | None = None  # the day the night began (a night can run past midnight)
 
 
 def played(game: rules.Game, played_on: date, night: int | None = None,
-           night_label: str = "", game_id: int | None = None) -> Played:
+           night_label: str = "", game_id: int | None = None,
+           night_on: date | None = None) -> Played:
     """Score a game with the rules and wrap it for the statistics."""
-    return Played(game, rules.play(game), played_on, night, night_label, game_id)
+    return Played(game, rules.play(game), played_on, night, night_label, game_id, night_on)
 
 
 @dataclass(frozen=True)
@@ -142,20 +144,31 @@ def hand_stats(name: str, games: Iterable[Played]) -> Facts:
 
 
 def night_records(name: str, games: Sequence[Played]) -> tuple[NightRecord, ...]:
-    """Return a player's finished games and wins per night, oldest night first."""
+    """Return a player's finished games and wins per night, oldest night first.
+
+    A night is dated by the day it began; a game outside any night counts on its own day.
+    """
     nights: dict[object, NightRecord] = {}
     for p in games:
         if not (p.result.over and name in p.game.players):
             continue
-        # A game outside any night counts on its own day.
         key = p.night if p.night is not None else ("day", p.played_on)
         seen = nights.get(key)
         if seen is None:
-            seen = NightRecord(p.night, p.night_label or p.played_on.strftime("%a %d %b %Y"),
-                               p.played_on, 0, 0)
-        nights[key] = NightRecord(seen.night, seen.label, min(seen.played_on, p.played_on),
-                                  seen.games + 1, seen.wins + int(won(p, name)))
-    return tuple(sorted(nights.values(), key=lambda r: r.played_on))
+            on = (p.night_on or p.played_on) if p.night is not None else p.played_on
+            seen = NightRecord(p.night, p.night_label or on.strftime("%a %d %b %Y"), on, 0, 0)
+        nights[key] = NightRecord(seen.night, seen.label, seen.played_on, seen.games + 1,
+                                  seen.wins + int(won(p, name)))
+    return tuple(sorted(nights.values(), key=lambda r: (r.played_on, r.night or 0)))
+
+
+def form(nights: Iterable[NightRecord]) -> tuple[tuple[date, float], ...]:
+    """Return the player's win rate (in %) after each night, oldest first."""
+    points, record = [], Record()
+    for night in nights:
+        record = Record(record.played + night.games, record.wins + night.wins)
+        points.append((night.played_on, 100 * record.wins / record.played))
+    return tuple(points)
 
 
 def best_night(nights: Iterable[NightRecord]) -> NightRecord | None:
@@ -179,17 +192,6 @@ def head_to_head(name: str, games: Iterable[Played]) -> tuple[HeadToHead, ...]:
     return tuple(sorted(rows, key=lambda h: (-h.games, h.other.casefold())))
 
 
-def form(name: str, games: Iterable[Played]) -> tuple[tuple[date, float], ...]:
-    """Return the player's win rate (in %) after each finished game, in the order played."""
-    points = []
-    record = Record()
-    for p in games:
-        if p.result.over and name in p.game.players:
-            record = record.add(won(p, name))
-            points.append((p.played_on, 100 * record.wins / record.played))
-    return tuple(points)
-
-
 def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
     """Return every statistic of one player; `games` in the order they were played."""
     mine = [p for p in games if name in p.game.players]
@@ -201,4 +203,4 @@ def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
         name=name, overall=overall, by_variant=by_variant,
         unfinished=sum(1 for p in mine if not p.result.over),
         hands=hand_stats(name, mine), nights=nights, best_night=best_night(nights),
-        head_to_head=head_to_head(name, mine), form=form(name, mine))
+        head_to_head=head_to_head(name, mine), form=form(nights))

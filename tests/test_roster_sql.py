@@ -81,3 +81,18 @@ def test_roster_player_and_history_pages_cost_the_same_statements_whatever_the_h
     small = [statements(page) for page in pages]
     fill(client, seed=4, games=60)
     assert [statements(page) for page in pages] == small
+
+
+def test_each_line_of_the_list_of_nights_says_what_the_night_s_page_says(app, client):
+    """The list of nights groups in SQL what a night's page works out game by game."""
+    from scorekeeper import history
+    from scorekeeper.models import Night
+
+    fill(client, seed=5)
+    with app.app_context():
+        nights = list(db.session.scalars(select(Night).order_by(Night.id)))
+        assert len(nights) > 3
+        for line, night in zip(history.night_lines(nights), nights):
+            whole = history.summarise(night)
+            assert (line.players, line.games, line.wins, line.unfinished, line.broken) == (
+                whole.players, len(whole.games), whole.wins, whole.unfinished, whole.broken)

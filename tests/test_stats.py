@@ -155,11 +155,13 @@ def test_roster_records_cover_every_player():
         "Ann": (5, 4), "Ben": (5, 2), "Cy": (2, 0)}
 
 
-def test_form_is_the_running_win_rate_after_each_finished_game():
-    # Ann: won, won, (game 3 unfinished), won, lost, won: 100, 100, 100, 75, 80.
+def test_form_is_the_running_win_rate_after_each_night():
+    # Ann: Friday won 2 of 2 (game 3 unfinished): 100; Saturday won 2 of 3: 4 of 5 = 80.
     form = player_stats("Ann", two_nights()).form
-    assert [round(rate) for _, rate in form] == [100, 100, 100, 75, 80]
-    assert [day for day, _ in form] == [FRI, FRI, SAT, SAT, SAT]
+    assert [round(rate) for _, rate in form] == [100, 80]
+    assert [day for day, _ in form] == [FRI, SAT]
+    # Ben: Friday 1 of 2 = 50; Saturday 1 of 3: 2 of 5 = 40.
+    assert [round(rate) for _, rate in player_stats("Ben", two_nights()).form] == [50, 40]
 
 
 def test_a_player_out_of_a_chips_game_is_not_counted_in_later_hands():

@@ -53,12 +53,7 @@ def upgrade():
         batch_op.create_index(batch_op.f('ix_result_seat_player_id'), ['player_id'], unique=False)
 
     # ### end Alembic commands ###
-    # Fill the cache for every game already played, by the app's own rules.
-    from sqlalchemy.orm import Session
-
-    from scorekeeper.storage import results
-
-    results.rebuild(Session(bind=op.get_bind()))
+    # 0004 fills the cache, with the players' tallies beside it (the app's rebuild writes both).
 
 
 def downgrade():

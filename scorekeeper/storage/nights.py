@@ -15,6 +15,7 @@ from sqlalchemy import extract, func, or_, select
 from .. import rules
 from ..extensions import db
 from ..models import Game, Night, Round
+from . import tallies
 
 NIGHT_GAP = timedelta(hours=12)
 NAME_MAX = 80
@@ -118,8 +119,10 @@ def move_game(game: Game, target: Night | None) -> Night:
         db.session.add(target)
     elif target is source:
         raise rules.RuleError("the game is already in this night", "night")
+    before = tallies.counted([game.id])
     game.night = target
     db.session.flush()
+    tallies.apply(before, tallies.counted([game.id]))  # its night is another now
     if source is not None and is_empty(source):
         db.session.delete(source)
     return target

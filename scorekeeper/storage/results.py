@@ -15,7 +15,8 @@ from sqlalchemy import delete, select
 
 from .. import rules, variants
 from ..extensions import db
-from ..models import Game, GameResult, ResultFact, ResultSeat
+from ..models import Game, GameResult, PlayerTally, ResultFact, ResultSeat
+from . import tallies
 from .reader import Loaded, read_games
 
 BATCH = 200
@@ -52,6 +53,7 @@ def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
     """Write one game's cache rows in place of its old ones (not committed)."""
     session = session or db.session
     game, seats, facts = _rows(game_id, core, player_ids, outcome)
+    before = tallies.counted([game_id], session)
     for model in (ResultFact, ResultSeat, GameResult):
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
@@ -59,6 +61,9 @@ def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
         session.execute(ResultSeat.__table__.insert(), seats)
     if facts:
         session.execute(ResultFact.__table__.insert(), facts)
+    after = tallies.Counted()
+    after.game(game, seats, facts, *tallies.where_games_are([game_id], session)[game_id])
+    tallies.apply(before, after, session)
 
 
 def store_loaded(game: Loaded, session=None) -> None:
@@ -75,7 +80,7 @@ def refresh(game_ids: Iterable[int], session=None) -> None:
 def rebuild(session=None) -> int:
     """Fill the cache again from what was entered; return how many games it holds."""
     session = session or db.session
-    for model in (ResultFact, ResultSeat, GameResult):
+    for model in (ResultFact, ResultSeat, GameResult, PlayerTally):
         session.execute(delete(model))
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
     for start in range(0, len(ids), BATCH):
@@ -111,15 +116,26 @@ def check(session=None) -> list[str]:
     session = session or db.session
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
     differences = []
+    count = tallies.Counted()
     for start in range(0, len(ids), BATCH):
         batch = ids[start:start + BATCH]
         cached = _cached(batch, session)
+        where = tallies.where_games_are(batch, session)
         for game in read_games(batch, session=session).values():
-            fresh = _canonical(*_rows(game.id, game.core, game.player_ids, game.outcome))
-            if cached.get(game.id) != fresh:
+            rows = _rows(game.id, game.core, game.player_ids, game.outcome)
+            count.game(*rows, *where[game.id])
+            if cached.get(game.id) != _canonical(*rows):
                 what = "missing" if game.id not in cached else "differs"
                 differences.append(f"game {game.id}: the cached result {what}")
     cached_ids = set(session.scalars(select(GameResult.game_id)))
     differences += [f"game {gone}: cached, but there is no such game"
                     for gone in sorted(cached_ids - set(ids))]
+    fresh, kept = tallies.as_rows(count), tallies.stored(session)
+    for key in sorted(fresh.keys() | kept.keys()):
+        if fresh.get(key) != kept.get(key):
+            player, kind, which = key
+            what = ("missing" if key not in kept else
+                    "left over" if key not in fresh else "differs")
+            differences.append(f"player {player}: the {kind} tally {which!r} {what}".replace(
+                " ''", ""))
     return differences

@@ -19,7 +19,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..extensions import db
 from ..models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
-from . import nights, results
+from . import nights, results, tallies
 from .locks import touch
 from .players import clean_name, player_for
 from .reader import Loaded, Tap
@@ -224,6 +224,14 @@ def set_ended(game: Loaded, ended: bool) -> None:
     touch(game.id)
     after = game.with_rounds(game.core.rounds, ended=ended)
     results.store(game.id, after, game.player_ids, _outcome(after))
+
+
+def delete_game(game: Loaded) -> None:
+    """Delete a game with every hand in it; its players' tallies lose what it added."""
+    before = tallies.counted([game.id])
+    db.session.delete(db.session.get(Game, game.id))
+    db.session.flush()
+    tallies.apply(before, tallies.Counted())
 
 
 def _check_number(game: Loaded, number: int) -> None:

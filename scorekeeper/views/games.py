@@ -17,8 +17,7 @@ from flask import (
 from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
-from ..models import Game
-from ..storage import create_game, set_ended, version_of
+from ..storage import create_game, delete_game, set_ended, version_of
 from ..storage.players import roster
 from ..words import capital
 from . import expired, game_or_404, game_view, locked_or_404
@@ -101,8 +100,7 @@ def delete(game_id: int):
     """Ask, then delete a game and every hand in it."""
     form = ConfirmForm()
     if form.validate_on_submit():
-        game = locked_or_404(game_id)
-        db.session.delete(db.session.get(Game, game.id))
+        delete_game(locked_or_404(game_id))
         db.session.commit()
         flash("Game deleted.")
         return redirect(url_for("main.home"))

@@ -30,7 +30,7 @@ def index():
     page = request.args.get("page", 1, type=int)
     pages = db.paginate(nights.listed(), page=page, per_page=PER_PAGE,
                         error_out=True, count=True)
-    summaries = history.summarise_all(pages.items)
+    summaries = history.night_lines(pages.items)
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]
     return render_template("history/index.html", pages=pages, months=months,

@@ -36,18 +36,25 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         merge_candidates=len(ids) > 1), 422 if error else 200
 
 
+CHART_POINTS = 120  # years of weekly nights are drawn from this many, evenly spread
+
+
 def _chart(points, name: str) -> Markup | None:
-    """Return the player's win rate after each finished game as an SVG line chart."""
+    """Return the player's win rate after each night as an SVG line chart."""
     if len(points) < 2:
         return None
-    # A date under the first game of each day only, so the axis stays readable.
-    days = [f"{day.day} {day:%b}" for day, _ in points]
+    nights = len(points)
+    if nights > CHART_POINTS:  # the first and the last night are always drawn
+        step = (len(points) - 1) / (CHART_POINTS - 1)
+        points = [points[round(i * step)] for i in range(CHART_POINTS)]
+    # A date under the first point of each month only, so the axis stays readable.
+    days = [f"{day:%b %Y}" if len(points) > 24 else f"{day.day} {day:%b}" for day, _ in points]
     labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
     rates = [round(rate, 1) for _, rate in points]
     return line_chart({"Win rate %": rates}, 100, labels=labels, title=f"{name}'s win rate",
-                      desc=f"{name}'s win rate after each of {len(rates)} finished games, "
+                      desc=f"{name}'s win rate after each of {nights} game nights, "
                            f"from {rates[0]:g}% to {rates[-1]:g}%.",
-                      x_label="finished games, oldest first", target_label="won every game",
+                      x_label="game nights, oldest first", target_label="won every game",
                       chart_id="form-chart")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import io
 import json
 import tracemalloc
 from datetime import datetime, timedelta

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from . import exchange, gamelog, rules
 from .extensions import db
 from .models import Game, Night, Player
-from .storage import Loaded, add_game, read_games
+from .storage import Loaded, add_game, read_games, tallies
 from .storage.players import clean_name, name_key
 
 FORMAT = "kings-corners-backup/1"
@@ -256,7 +256,7 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
              created_at=created,
              recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
                           for i, when in enumerate(recorded)],
-             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")))
+             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")), tally=False)
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
@@ -384,6 +384,7 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
         if games % BATCH == 0:
             _let_go()
     db.session.flush()
+    tallies.rebuild(batch=BATCH)  # counted once at the end, from the cache just written
     return {"players": len(players), "nights": nights, "games": games}
 
 

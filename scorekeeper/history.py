@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import bindparam, case, func, select
 
 from .extensions import db
 from .models import Game, GameResult, Night, Player, ResultSeat, Seat
@@ -87,31 +87,36 @@ class NightLine:
     broken: int
 
 
+# The list of nights' statements, built once; the nights shown are bound when they run.
+_SHOWN = bindparam("nights", expanding=True)
+_READABLE = GameResult.problem.is_(None) & GameResult.game_id.is_not(None)
+GAME_COUNTS = (
+    select(Game.night_id, func.count(Game.id),
+           func.sum(case((_READABLE & GameResult.over.is_(False), 1), else_=0)),
+           func.sum(case((_READABLE, 0), else_=1)))
+    .outerjoin(GameResult, GameResult.game_id == Game.id)
+    .where(Game.night_id.in_(_SHOWN)).group_by(Game.night_id))
+# A player's first seat of the night: the first game they sat in, then the seat.
+_FIRST = func.min(Game.id * 1000 + Seat.seat)
+PLAYERS = (select(Game.night_id, Player.name).join(Seat, Seat.game_id == Game.id)
+           .join(Player, Player.id == Seat.player_id).where(Game.night_id.in_(_SHOWN))
+           .group_by(Game.night_id, Player.id, Player.name).order_by(Game.night_id, _FIRST))
+WINS = (select(Game.night_id, Player.name, func.count())
+        .join(ResultSeat, ResultSeat.game_id == Game.id)
+        .join(Player, Player.id == ResultSeat.player_id)
+        .where(Game.night_id.in_(_SHOWN), ResultSeat.won)
+        .group_by(Game.night_id, Player.id, Player.name))
+
+
 def night_lines(shown: Sequence[Night]) -> list[NightLine]:
     """Return the lines of several nights in three grouped queries, whatever their size."""
-    ids = [night.id for night in shown]
-    readable = GameResult.problem.is_(None) & GameResult.game_id.is_not(None)
-    counts = {row[0]: row[1:] for row in db.session.execute(
-        select(Game.night_id, func.count(Game.id),
-               func.sum(case((readable & GameResult.over.is_(False), 1), else_=0)),
-               func.sum(case((readable, 0), else_=1)))
-        .outerjoin(GameResult, GameResult.game_id == Game.id)
-        .where(Game.night_id.in_(ids)).group_by(Game.night_id))}
-    # A player's first seat of the night: the first game they sat in, then the seat.
-    first = func.min(Game.id * 1000 + Seat.seat)
+    ids = {"nights": [night.id for night in shown]}
+    counts = {row[0]: row[1:] for row in db.session.execute(GAME_COUNTS, ids)}
     players: dict[int, list[str]] = defaultdict(list)
-    for night_id, name, _ in db.session.execute(
-            select(Game.night_id, Player.name, first).join(Seat, Seat.game_id == Game.id)
-            .join(Player, Player.id == Seat.player_id).where(Game.night_id.in_(ids))
-            .group_by(Game.night_id, Player.id, Player.name).order_by(Game.night_id, first)):
+    for night_id, name in db.session.execute(PLAYERS, ids):
         players[night_id].append(name)
     won: dict[int, Counter[str]] = defaultdict(Counter)
-    for night_id, name, count in db.session.execute(
-            select(Game.night_id, Player.name, func.count())
-            .join(ResultSeat, ResultSeat.game_id == Game.id)
-            .join(Player, Player.id == ResultSeat.player_id)
-            .where(Game.night_id.in_(ids), ResultSeat.won)
-            .group_by(Game.night_id, Player.id, Player.name)):
+    for night_id, name, count in db.session.execute(WINS, ids):
         won[night_id][name] = count
     lines = []
     for night in shown:

@@ -50,7 +50,9 @@ class Game(db.Model):
     ended: Mapped[bool] = mapped_column(default=False)  # ended by hand
     night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=table_time, index=True)
-    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time)
+    # Indexed: home lists the games changed last, whatever the history.
+    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time,
+                                                 index=True)
     # One more with every change, so a phone can ask "anything new since version V?".
     version: Mapped[int] = mapped_column(default=0, server_default="0")
 

@@ -6,7 +6,7 @@ held to (tests compare the two).
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from . import stats, variants
 from .extensions import db
@@ -39,37 +39,56 @@ def records() -> dict[str, stats.Record]:
     return {name: stats.Record(int(played), int(wins)) for name, played, wins in rows}
 
 
+# The player page's statements, built once: a player id and the nights picked for the chart
+# are bound when they run, so nothing is built or compiled again per visit.
+PLAYER = bindparam("player")
+NIGHTS = (PlayerTally.player_id == PLAYER, PlayerTally.kind == "night")
+FIGURES = (select(PlayerTally.kind, PlayerTally.key, PlayerTally.games, PlayerTally.wins,
+                  PlayerTally.ahead, PlayerTally.behind, PlayerTally.level)
+           .where(PlayerTally.player_id == PLAYER, PlayerTally.kind != "night"))
+NIGHT_COUNT = select(func.count()).select_from(PlayerTally).where(*NIGHTS)
+# The night with the most wins; a tie goes to the better win rate, then the later night
+# (as `stats.best_night` says).
+BEST_NIGHT = (
+    select(PlayerTally.night_id, PlayerTally.day, PlayerTally.games, PlayerTally.wins,
+           Night.name).outerjoin(Night, Night.id == PlayerTally.night_id)
+    .where(*NIGHTS, PlayerTally.wins > 0)
+    .order_by(PlayerTally.wins.desc(), (PlayerTally.wins * 1.0 / PlayerTally.games).desc(),
+              PlayerTally.day.desc(), func.coalesce(PlayerTally.night_id, 0).desc()).limit(1))
+_ORDER = (PlayerTally.day, func.coalesce(PlayerTally.night_id, 0))
+_RUNNING = select(
+    PlayerTally.day,
+    func.sum(PlayerTally.wins).over(order_by=_ORDER, rows=(None, 0)).label("wins"),
+    func.sum(PlayerTally.games).over(order_by=_ORDER, rows=(None, 0)).label("games"),
+    func.row_number().over(order_by=_ORDER).label("n")).where(*NIGHTS).subquery()
+# The win rate after each night, at the nights `stats.spread` picks: the database sums as it
+# goes and hands back only those.
+FORM = (select(_RUNNING.c.day, _RUNNING.c.wins, _RUNNING.c.games)
+        .where(_RUNNING.c.n.in_(bindparam("picked", expanding=True))).order_by(_RUNNING.c.n))
+
+
 def player_stats(player: Player) -> stats.PlayerStats:
-    """Return everything the player page shows, from the player's tallies in two queries."""
+    """Return everything the player page shows, from the player's tallies."""
+    mine = {"player": player.id}
     by_kind: dict[str, list] = {}
-    for row in db.session.execute(
-            select(PlayerTally.kind, PlayerTally.key, PlayerTally.games, PlayerTally.wins,
-                   PlayerTally.ahead, PlayerTally.behind, PlayerTally.level)
-            .where(PlayerTally.player_id == player.id, PlayerTally.kind != "night")):
+    for row in db.session.execute(FIGURES, mine):
         by_kind.setdefault(row.kind, []).append(row)
     won = {row.key: stats.Record(row.games, row.wins) for row in by_kind.get("variant", [])}
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = stats.Record(sum(r.played for r in by_variant.values()),
                            sum(r.wins for r in by_variant.values()))
-    facts = stats.Facts({row.key: row.games for row in by_kind.get("fact", [])})
-    nights = _nights(player)
+    nights = db.session.scalar(NIGHT_COUNT, mine)
+    best = db.session.execute(BEST_NIGHT, mine).first()
+    form = db.session.execute(FORM, {**mine, "picked": [i + 1 for i in stats.spread(nights)]})
     return stats.PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant,
         unfinished=sum(row.games for row in by_kind.get("unfinished", [])),
-        hands=facts, nights=nights, best_night=stats.best_night(nights),
-        head_to_head=_head_to_head(by_kind.get("versus", [])), form=stats.form(nights))
-
-
-def _nights(player: Player) -> tuple[stats.NightRecord, ...]:
-    """Return the player's finished games and wins per night, oldest first."""
-    rows = db.session.execute(
-        select(PlayerTally.night_id, PlayerTally.day, PlayerTally.games, PlayerTally.wins,
-               Night.name)
-        .outerjoin(Night, Night.id == PlayerTally.night_id)
-        .where(PlayerTally.player_id == player.id, PlayerTally.kind == "night"))
-    found = [stats.NightRecord(night_id, name or day.strftime("%a %d %b %Y"), day, games, wins)
-             for night_id, day, games, wins, name in rows]
-    return tuple(sorted(found, key=lambda r: (r.played_on, r.night or 0)))
+        hands=stats.Facts({row.key: row.games for row in by_kind.get("fact", [])}),
+        nights=nights, best_night=best and stats.NightRecord(
+            best.night_id, best.name or best.day.strftime("%a %d %b %Y"), best.day,
+            best.games, best.wins),
+        head_to_head=_head_to_head(by_kind.get("versus", [])),
+        form=tuple((day, 100 * int(wins) / int(games)) for day, wins, games in form))
 
 
 def _head_to_head(rows) -> tuple[stats.HeadToHead, ...]:

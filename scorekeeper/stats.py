@@ -92,10 +92,10 @@ class PlayerStats:
     by_variant: dict[str, Record]
     unfinished: int
     hands: Facts
-    nights: tuple[NightRecord, ...]
+    nights: int  # how many nights they finished a game on
     best_night: NightRecord | None
     head_to_head: tuple[HeadToHead, ...]
-    form: tuple[tuple[date, float], ...]
+    form: tuple[tuple[date, float], ...]  # at most CHART_POINTS nights, spread evenly
 
 
 def won(p: Played, name: str) -> bool:
@@ -162,6 +162,17 @@ def night_records(name: str, games: Sequence[Played]) -> tuple[NightRecord, ...]
     return tuple(sorted(nights.values(), key=lambda r: (r.played_on, r.night or 0)))
 
 
+CHART_POINTS = 120  # years of weekly nights are drawn from this many
+
+
+def spread(total: int, most: int = CHART_POINTS) -> list[int]:
+    """Return the positions of at most `most` of `total` items, spread evenly, the first and
+    the last always among them."""
+    if total <= most:
+        return list(range(total))
+    return [round(i * (total - 1) / (most - 1)) for i in range(most)]
+
+
 def form(nights: Iterable[NightRecord]) -> tuple[tuple[date, float], ...]:
     """Return the player's win rate (in %) after each night, oldest first."""
     points, record = [], Record()
@@ -192,6 +203,11 @@ def head_to_head(name: str, games: Iterable[Played]) -> tuple[HeadToHead, ...]:
     return tuple(sorted(rows, key=lambda h: (-h.games, h.other.casefold())))
 
 
+def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], ...]:
+    """Return the chart's points: every night's, or CHART_POINTS of them spread evenly."""
+    return tuple(points[i] for i in spread(len(points)))
+
+
 def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
     """Return every statistic of one player; `games` in the order they were played."""
     mine = [p for p in games if name in p.game.players]
@@ -202,5 +218,5 @@ def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
     return PlayerStats(
         name=name, overall=overall, by_variant=by_variant,
         unfinished=sum(1 for p in mine if not p.result.over),
-        hands=hand_stats(name, mine), nights=nights, best_night=best_night(nights),
-        head_to_head=head_to_head(name, mine), form=form(nights))
+        hands=hand_stats(name, mine), nights=len(nights), best_night=best_night(nights),
+        head_to_head=head_to_head(name, mine), form=sampled(form(nights)))

@@ -96,3 +96,18 @@ def test_each_line_of_the_list_of_nights_says_what_the_night_s_page_says(app, cl
             whole = history.summarise(night)
             assert (line.players, line.games, line.wins, line.unfinished, line.broken) == (
                 whole.players, len(whole.games), whole.wins, whole.unfinished, whole.broken)
+
+
+def test_years_of_nights_chart_the_same_spread_points_as_the_replay(app):
+    """Past 120 nights the database picks the chart's nights as the statistics would."""
+    from tests.test_backup_streams import fill as weekly_nights
+
+    weekly_nights(app, 130, hands=3, ended=True)
+    with app.app_context():
+        ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
+        from_sql = roster.player_stats(ann)
+        replayed = stats.player_stats("Ann", roster.played_games(ann))
+        assert from_sql.nights == replayed.nights == 130
+        assert len(from_sql.form) == stats.CHART_POINTS
+        assert from_sql.form == replayed.form
+        assert from_sql.best_night == replayed.best_night

@@ -6,7 +6,7 @@ from datetime import date
 
 from scorekeeper import rules
 from scorekeeper.rules import Event, Game, Hand, Round
-from scorekeeper.stats import best_night, played, player_stats, records
+from scorekeeper.stats import best_night, night_records, played, player_stats, records, spread
 
 FRI, SAT = date(2026, 11, 20), date(2026, 11, 21)
 PENALTY = rules.get_variant("penalty").resolve_settings({})
@@ -120,16 +120,17 @@ def test_coronations_and_dragons_are_counted_per_deal():
 def test_best_night_is_the_most_wins_and_a_tie_goes_to_the_better_win_rate():
     ann = player_stats("Ann", two_nights())
     # Friday: 2 wins in 2 games; Saturday: 2 wins in 3. Tied on wins, Friday's rate is better.
-    assert [(n.label, n.games, n.wins) for n in ann.nights] == [
+    assert [(n.label, n.games, n.wins) for n in night_records("Ann", two_nights())] == [
         ("Friday", 2, 2), ("Saturday", 3, 2)]
+    assert ann.nights == 2
     assert ann.best_night.label == "Friday"
     # Ben: Friday 1 of 2, Saturday 1 of 3.
     assert player_stats("Ben", two_nights()).best_night.label == "Friday"
 
 
 def test_best_night_tied_on_wins_and_rate_goes_to_the_later_night():
-    ann = player_stats("Ann", two_nights())
-    same = [ann.nights[0], ann.nights[0].__class__(9, "Later", SAT, 2, 2)]
+    friday = night_records("Ann", two_nights())[0]
+    same = [friday, friday.__class__(9, "Later", SAT, 2, 2)]
     assert best_night(same).label == "Later"
 
 
@@ -187,3 +188,12 @@ def test_nobody_has_statistics_before_the_first_game():
     assert (nobody.overall.played, nobody.overall.win_rate, nobody.best_night) == (0, None, None)
     assert nobody.hands.lines() == []
     assert nobody.head_to_head == () and nobody.form == ()
+
+
+def test_a_long_history_is_charted_from_points_spread_evenly_first_and_last_kept():
+    assert spread(5) == [0, 1, 2, 3, 4]
+    picked = spread(520)
+    assert len(picked) == 120 and picked[0] == 0 and picked[-1] == 519
+    assert picked == sorted(set(picked))
+    gaps = {b - a for a, b in zip(picked, picked[1:])}
+    assert gaps <= {4, 5}

@@ -1,4 +1,4 @@
-"""player tallies
+"""player tallies, and an index on when a game last changed
 
 Revision ID: 0004
 Revises: 0003
@@ -31,6 +31,9 @@ def upgrade():
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], name=op.f('fk_player_tally_player_id_player'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('player_id', 'kind', 'key', name=op.f('pk_player_tally'))
     )
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_game_updated_at'), ['updated_at'], unique=False)
+
     # Fill the results cache and the tallies for every game already played, by the app's
     # own rules.
     from sqlalchemy.orm import Session
@@ -41,4 +44,7 @@ def upgrade():
 
 
 def downgrade():
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_game_updated_at'))
+
     op.drop_table('player_tally')

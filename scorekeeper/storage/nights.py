@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import date, datetime, time, timedelta
+from functools import cache
 
-from sqlalchemy import extract, func, or_, select
+from sqlalchemy import bindparam, extract, func, or_, select
 
 from .. import rules
 from ..extensions import db
@@ -130,22 +131,41 @@ def move_game(game: Game, target: Night | None) -> Night:
 
 def neighbours(night: Night, each_side: int = 3) -> list[Night]:
     """Return the nights just before and after this one, newest first (where a game may move)."""
-    shown = _shown()
-    newer = db.session.scalars(
-        select(Night).where(shown, Night.id != night.id, or_(
-            Night.started_at > night.started_at,
-            (Night.started_at == night.started_at) & (Night.id > night.id)))
-        .order_by(Night.started_at, Night.id).limit(each_side)).all()
-    older = db.session.scalars(
-        select(Night).where(shown, Night.id != night.id, or_(
-            Night.started_at < night.started_at,
-            (Night.started_at == night.started_at) & (Night.id < night.id)))
-        .order_by(Night.started_at.desc(), Night.id.desc()).limit(each_side)).all()
-    return list(reversed(newer)) + list(older)
+    newer, older = _neighbours()
+    at = {"started": night.started_at, "id": night.id, "each_side": each_side}
+    return (list(reversed(db.session.scalars(newer, at).all()))
+            + list(db.session.scalars(older, at)))
 
 
+@cache
+def _neighbours():
+    """Return the statements finding the nights after and before one (built once)."""
+    started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
+    newer = (select(Night).where(_shown(), Night.id != night_id, or_(
+        Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
+        .order_by(Night.started_at, Night.id).limit(limit))
+    older = (select(Night).where(_shown(), Night.id != night_id, or_(
+        Night.started_at < started, (Night.started_at == started) & (Night.id < night_id)))
+        .order_by(Night.started_at.desc(), Night.id.desc()).limit(limit))
+    return newer, older
+
+
+def game_counts(night_ids: list[int]) -> dict[int, int]:
+    """Return how many games each of these nights holds, in one grouped query."""
+    return dict(db.session.execute(select(Game.night_id, func.count(Game.id)).where(
+        Game.night_id.in_(night_ids)).group_by(Game.night_id)).all()) if night_ids else {}
+
+
+def place_in_night(game_id: int, night_id: int) -> int:
+    """Return which game of its night a game is: 1 for the first (by id)."""
+    return db.session.scalar(select(func.count(Game.id)).where(
+        Game.night_id == night_id, Game.id <= game_id))
+
+
+@cache
 def _shown():
-    """Return the condition for a night to be listed: it holds a game, a name or notes."""
+    """Return the condition for a night to be listed: it holds a game, a name or notes
+    (built once: an EXISTS is slow to build)."""
     return or_(Night.games.any(), Night.name.is_not(None), Night.notes.is_not(None))
 
 
@@ -154,8 +174,9 @@ def listed():
     return select(Night).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
 
 
-def year_pages(per_page: int) -> list[tuple[int, int]]:
-    """Return each year with nights and the history page its newest night is on, newest first."""
+def year_pages(per_page: int) -> tuple[list[tuple[int, int]], int]:
+    """Return each year with nights and the history page its newest night is on, newest
+    first, and how many nights are listed in all."""
     year = extract("year", Night.started_at)
     counts = db.session.execute(select(year, func.count(Night.id)).where(_shown())
                                 .group_by(year).order_by(year.desc())).all()
@@ -163,4 +184,4 @@ def year_pages(per_page: int) -> list[tuple[int, int]]:
     for value, count in counts:
         pages.append((int(value), before // per_page + 1))
         before += count
-    return pages
+    return pages, before

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import null, select
+from sqlalchemy import Select, bindparam, null, select
 
 from .. import rules
 from ..extensions import db
@@ -162,39 +162,51 @@ def _consistent_batch(session, ids: list[int], recorded: bool) -> dict[int, Load
     return batch
 
 
+# The reader's statements, built once; the ids of a batch are bound when they run.
+_IDS = bindparam("ids", expanding=True)
+GAMES = select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
+               Game.ended, Game.night_id, Game.created_at, Game.updated_at,
+               Game.version).where(Game.id.in_(_IDS))
+SEATS = (select(Seat.game_id, Seat.player_id, Player.name).join(Player)
+         .where(Seat.game_id.in_(_IDS)).order_by(Seat.game_id, Seat.seat))
+HANDS = (select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
+                HandEntry.kings).join(Round).where(Round.game_id.in_(_IDS))
+         .order_by(HandEntry.id))
+EVENTS = (select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
+          .where(Event.game_id.in_(_IDS)).order_by(Event.game_id, Event.hand_number, Event.seq))
+
+
+def _rounds(when) -> Select:
+    """Return the statement reading rounds, with when each was recorded or without."""
+    return (select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
+                   Round.dragon_id, when)
+            .where(Round.game_id.in_(_IDS)).order_by(Round.game_id, Round.number))
+
+
+ROUNDS, ROUNDS_RECORDED = _rounds(null()), _rounds(Round.created_at)
+
+
 def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games."""
     if not ids:
         return {}
     # Plain Core rows: the ORM's loading layer adds nothing to column tuples but time.
     session = session.connection()
-    games = session.execute(
-        select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
-               Game.ended, Game.night_id, Game.created_at, Game.updated_at, Game.version)
-        .where(Game.id.in_(ids))).all()
+    bound = {"ids": ids}
+    games = session.execute(GAMES, bound).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in session.execute(
-            select(Seat.game_id, Seat.player_id, Player.name).join(Player)
-            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
+    for game_id, player_id, name in session.execute(SEATS, bound):
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
-    for round_id, game_id, player_id, cards, kings in session.execute(
-            select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
-                   HandEntry.kings).join(Round).where(Round.game_id.in_(ids))
-            .order_by(HandEntry.id)):
+    for round_id, game_id, player_id, cards, kings in session.execute(HANDS, bound):
         hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
     events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
-    for event_id, game_id, number, player_id, kind in session.execute(
-            select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
-            .where(Event.game_id.in_(ids)).order_by(Event.game_id, Event.hand_number, Event.seq)):
+    for event_id, game_id, number, player_id, kind in session.execute(EVENTS, bound):
         events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
-    when = Round.created_at if recorded else null()
     for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
-            select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
-                   Round.dragon_id, when)
-            .where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)):
+            ROUNDS_RECORDED if recorded else ROUNDS, bound):
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),

@@ -49,11 +49,12 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
 
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception, session=None) -> None:
-    """Write one game's cache rows in place of its old ones (not committed)."""
+          outcome: rules.GameResult | Exception, session=None, tally: bool = True) -> None:
+    """Write one game's cache rows in place of its old ones, and what that changes in its
+    players' tallies (not committed). `tally=False` leaves the tallies to the caller."""
     session = session or db.session
     game, seats, facts = _rows(game_id, core, player_ids, outcome)
-    before = tallies.counted([game_id], session)
+    before = tallies.counted([game_id], session) if tally else None
     for model in (ResultFact, ResultSeat, GameResult):
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
@@ -61,20 +62,21 @@ def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
         session.execute(ResultSeat.__table__.insert(), seats)
     if facts:
         session.execute(ResultFact.__table__.insert(), facts)
-    after = tallies.Counted()
-    after.game(game, seats, facts, *tallies.where_games_are([game_id], session)[game_id])
-    tallies.apply(before, after, session)
+    if before is not None:
+        after = tallies.Counted()
+        after.game(game, seats, facts, *tallies.where_games_are([game_id], session)[game_id])
+        tallies.apply(before, after, session)
 
 
-def store_loaded(game: Loaded, session=None) -> None:
+def store_loaded(game: Loaded, session=None, tally: bool = True) -> None:
     """Write the cache rows of a game as read (replayed once, if not already)."""
-    store(game.id, game.core, game.player_ids, game.outcome, session)
+    store(game.id, game.core, game.player_ids, game.outcome, session, tally)
 
 
-def refresh(game_ids: Iterable[int], session=None) -> None:
+def refresh(game_ids: Iterable[int], session=None, tally: bool = True) -> None:
     """Read these games again and write their cache rows (not committed)."""
     for game in read_games(game_ids, session=session).values():
-        store_loaded(game, session)
+        store_loaded(game, session, tally)
 
 
 def rebuild(session=None) -> int:
@@ -84,7 +86,8 @@ def rebuild(session=None) -> int:
         session.execute(delete(model))
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
     for start in range(0, len(ids), BATCH):
-        refresh(ids[start:start + BATCH], session)
+        refresh(ids[start:start + BATCH], session, tally=False)
+    tallies.rebuild(session)  # all at once: far fewer statements than game by game
     return len(ids)
 
 

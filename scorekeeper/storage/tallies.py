@@ -130,13 +130,15 @@ def apply(before: Counted, after: Counted, session=None) -> None:
             *(getattr(PlayerTally, name) == 0 for name in COUNTS)))
 
 
-def rebuild(session=None) -> None:
-    """Fill the tallies again from the results cache (`results rebuild` calls it)."""
+def rebuild(session=None, batch: int = 500) -> None:
+    """Fill the tallies again from the results cache, `batch` games at a time."""
     session = session or db.session
     session.execute(delete(PlayerTally))
-    ids = list(session.scalars(select(GameResult.game_id).order_by(GameResult.game_id)))
-    for start in range(0, len(ids), 500):
-        apply(Counted(), counted(ids[start:start + 500], session), session)
+    last = 0
+    while ids := list(session.scalars(select(GameResult.game_id).where(
+            GameResult.game_id > last).order_by(GameResult.game_id).limit(batch))):
+        apply(Counted(), counted(ids, session), session)
+        last = ids[-1]
 
 
 def stored(session=None) -> dict[Key, dict[str, object]]:

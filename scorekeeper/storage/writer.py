@@ -102,9 +102,10 @@ def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
              waiting: Sequence[rules.Event] = (),
-             result: rules.GameResult | None = None) -> Game:
+             result: rules.GameResult | None = None, tally: bool = True) -> Game:
     """Store a checked game whole: seats, rounds with their events, the hand in progress,
-    and its cached result (`result` when the caller has played it already)."""
+    and its cached result (`result` when the caller has played it already). `tally=False`
+    leaves the players' tallies to the caller (a restore counts them all at the end)."""
     ids = {name: player.id for name, player in zip(core.players, players)}
     created = created_at or table_time()
     game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
@@ -122,7 +123,7 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
     db.session.add(game)
     db.session.flush()
     results.store(game.id, core, [p.id for p in players],
-                  _outcome(core) if result is None else result)
+                  _outcome(core) if result is None else result, tally=tally)
     return game
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     Response,
+    current_app,
     flash,
     redirect,
     render_template,
+    request,
     stream_with_context,
     url_for,
 )
@@ -48,6 +50,9 @@ def download():
 @bp.route("/restore", methods=["POST"])
 def restore():
     """Rebuild an uploaded backup into the empty database, or refuse and write nothing."""
+    # Years of history are bigger than any other form: the file goes to a temporary file as
+    # it arrives and is read from there a night at a time, so memory stays the same.
+    request.max_content_length = current_app.config["RESTORE_MAX_BYTES"]
     form = RestoreForm()
     if not form.validate_on_submit():
         return _page(form, expired("restored"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from .. import csv_export, history, rules
 from ..extensions import db
@@ -28,13 +28,16 @@ def night_label(night: Night) -> str:
 def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
     page = request.args.get("page", 1, type=int)
-    pages = db.paginate(nights.listed(), page=page, per_page=PER_PAGE,
-                        error_out=True, count=True)
+    years, total = nights.year_pages(PER_PAGE)
+    pages = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
+                        count=False)
+    pages.total = total  # the years' counts add up to it: no second count of every night
+    if page < 1 or (page > 1 and not pages.items):
+        abort(404)
     summaries = history.night_lines(pages.items)
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]
-    return render_template("history/index.html", pages=pages, months=months,
-                           years=nights.year_pages(PER_PAGE))
+    return render_template("history/index.html", pages=pages, months=months, years=years)
 
 
 def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
@@ -77,11 +80,11 @@ def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
     night_ = db.session.get(Night, game.night_id) if game.night_id else None
     offered_form, offered = _move_form(game, night_)
-    ids = [g.id for g in night_.games] if night_ else []
     return render_template(
         "history/game.html", form=ConfirmForm(), move_form=form or offered_form,
         move_error=error, night=night_, night_label=history.label(night_) if night_ else None,
-        number=ids.index(game.id) + 1 if night_ else None, neighbours=offered,
+        number=nights.place_in_night(game.id, night_.id) if night_ else None,
+        neighbours=offered, counts=nights.game_counts([other.id for other in offered]),
         **game_view(game)), 422 if error else 200
 
 

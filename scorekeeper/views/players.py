@@ -32,21 +32,14 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
     ids = {p.name: p.id for p in stored.roster()}
     return render_template(
         "players/player.html", player=player, stats=figures,
-        form=form, error=error, chart=_chart(figures.form, player.name), ids=ids,
+        form=form, error=error, chart=_chart(figures.form, player.name, figures.nights), ids=ids,
         merge_candidates=len(ids) > 1), 422 if error else 200
 
 
-CHART_POINTS = 120  # years of weekly nights are drawn from this many, evenly spread
-
-
-def _chart(points, name: str) -> Markup | None:
+def _chart(points, name: str, nights: int) -> Markup | None:
     """Return the player's win rate after each night as an SVG line chart."""
     if len(points) < 2:
         return None
-    nights = len(points)
-    if nights > CHART_POINTS:  # the first and the last night are always drawn
-        step = (len(points) - 1) / (CHART_POINTS - 1)
-        points = [points[round(i * step)] for i in range(CHART_POINTS)]
     # A date under the first point of each month only, so the axis stays readable.
     days = [f"{day:%b %Y}" if len(points) > 24 else f"{day.day} {day:%b}" for day, _ in points]
     labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]

@@ -14,10 +14,10 @@ import urllib.parse
 import pytest
 from sqlalchemy import select
 
-from scorekeeper import rules
+from scorekeeper import roster, rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Event, Round
-from scorekeeper.storage import read_game
+from scorekeeper.models import Event, Player, Round
+from scorekeeper.storage import read_game, results
 from tests.conftest import alerts, hand_data, make_app, serve, start_game
 from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
 
@@ -220,3 +220,22 @@ def test_games_started_while_another_phone_taps_are_all_saved(server):
         assert answers[0][0] == 302
     with app.app_context():
         assert len(check_sound(app, chips).rounds) == 0
+
+
+def test_two_games_ending_at_once_both_count_in_a_shared_player_s_tallies(server):
+    """Each game adds to Ann's tallies in the database, so neither ending loses the other's."""
+    app, port = server
+    client = setup_client(app)
+    for trial in range(TRIALS):
+        first = start_game(client, ["Ann", "Ben"], target=10)
+        second = start_game(client, ["Ann", "Cy"], target=10)
+        answers = together(
+            port, (f"/games/{first}/hands/new", hand_data(["Ann", "Ben"], "Ann", {"Ben": 12})),
+            (f"/games/{second}/hands/new", hand_data(["Ann", "Cy"], "Cy", {"Ann": 12})))
+        assert [status for status, _ in answers] == [302, 302], answers
+        with app.app_context():
+            assert results.check() == []
+            ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
+            record = roster.player_stats(ann)
+            assert (record.overall.played, record.overall.wins) == (2 * (trial + 1), trial + 1)
+            db.session.remove()

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date
+from functools import cache
 
-from sqlalchemy import delete, select, tuple_
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
@@ -65,36 +66,57 @@ class Counted:
                              level=int(mine == theirs))
 
 
+# Statements built once (a hand is saved every minute or so): ids and rows are bound when
+# they run, so nothing is compiled again.
+_IDS = bindparam("ids", expanding=True)
+WHERE_GAMES_ARE = (select(Game.id, Game.variant, Game.night_id, Game.played_on, Night.started_at)
+                   .outerjoin(Night, Night.id == Game.night_id).where(Game.id.in_(_IDS)))
+SEATS = select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won,
+               ResultSeat.standing).where(ResultSeat.game_id.in_(_IDS))
+FACTS = select(ResultFact.game_id, ResultFact.player_id, ResultFact.fact,
+               ResultFact.value).where(ResultFact.game_id.in_(_IDS))
+RESULTS = (select(GameResult.game_id, GameResult.over, GameResult.problem, Game.variant,
+                  Game.night_id, Game.played_on, Night.started_at)
+           .join(Game, Game.id == GameResult.game_id)
+           .outerjoin(Night, Night.id == Game.night_id).where(GameResult.game_id.in_(_IDS)))
+_TABLE = PlayerTally.__table__
+_ROW = (_TABLE.c.player_id == bindparam("p"), _TABLE.c.kind == bindparam("k"),
+        _TABLE.c.key == bindparam("w"))
+# A row back at nothing goes: a night a player no longer played in is not a night of theirs.
+GONE = _TABLE.delete().where(*_ROW, *(_TABLE.c[name] == 0 for name in COUNTS))
+
+
+@cache
+def _add(dialect: str):
+    """Return the statement adding to a tally row, inserting it if there is none."""
+    insert = (postgresql if dialect == "postgresql" else sqlite).insert(_TABLE)
+    return insert.on_conflict_do_update(
+        index_elements=["player_id", "kind", "key"],
+        set_={name: _TABLE.c[name] + insert.excluded[name] for name in COUNTS})
+
+
 def where_games_are(game_ids: Sequence[int], session=None) -> dict[int, tuple]:
     """Return each game's variant, night, the night's date and the day it was played."""
     session = session or db.session
     return {row.id: (row.variant, row.night_id,
                      row.started_at.date() if row.started_at else None, row.played_on)
-            for row in session.execute(
-                select(Game.id, Game.variant, Game.night_id, Game.played_on, Night.started_at)
-                .outerjoin(Night, Night.id == Game.night_id).where(Game.id.in_(game_ids)))}
+            for row in session.execute(WHERE_GAMES_ARE, {"ids": list(game_ids)})}
 
 
 def counted(game_ids: Iterable[int], session=None) -> Counted:
     """Return what these games add now, read from the results cache in three queries."""
     session = session or db.session
-    ids = list(game_ids)
+    ids = {"ids": list(game_ids)}
     out = Counted()
-    if not ids:
+    if not ids["ids"]:
         return out
     seats: dict[int, list[dict]] = {}
-    for row in session.execute(select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won,
-                                      ResultSeat.standing).where(ResultSeat.game_id.in_(ids))):
+    for row in session.execute(SEATS, ids):
         seats.setdefault(row.game_id, []).append(row._asdict())
     facts: dict[int, list[dict]] = {}
-    for row in session.execute(select(ResultFact.game_id, ResultFact.player_id, ResultFact.fact,
-                                      ResultFact.value).where(ResultFact.game_id.in_(ids))):
+    for row in session.execute(FACTS, ids):
         facts.setdefault(row.game_id, []).append(row._asdict())
-    for row in session.execute(
-            select(GameResult.game_id, GameResult.over, GameResult.problem, Game.variant,
-                   Game.night_id, Game.played_on, Night.started_at)
-            .join(Game, Game.id == GameResult.game_id)
-            .outerjoin(Night, Night.id == Game.night_id).where(GameResult.game_id.in_(ids))):
+    for row in session.execute(RESULTS, ids):
         out.game({"over": row.over, "problem": row.problem}, seats.get(row.game_id, []),
                  facts.get(row.game_id, []), row.variant, row.night_id,
                  row.started_at.date() if row.started_at else None, row.played_on)
@@ -115,19 +137,10 @@ def apply(before: Counted, after: Counted, session=None) -> None:
                          **{name: change[name] for name in COUNTS}})
     if not rows:
         return
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    for start in range(0, len(rows), 200):
-        insert = dialect.insert(PlayerTally).values(rows[start:start + 200])
-        session.execute(insert.on_conflict_do_update(
-            index_elements=["player_id", "kind", "key"],
-            set_={name: getattr(PlayerTally, name) + insert.excluded[name] for name in COUNTS}))
-    # A row back at nothing goes: a night a player no longer played in is not a night of theirs.
-    keys = [(row["player_id"], row["kind"], row["key"]) for row in rows]
-    for start in range(0, len(keys), 200):
-        session.execute(delete(PlayerTally).where(
-            tuple_(PlayerTally.player_id, PlayerTally.kind, PlayerTally.key)
-            .in_(keys[start:start + 200]),
-            *(getattr(PlayerTally, name) == 0 for name in COUNTS)))
+    connection = session.connection()
+    connection.execute(_add(connection.dialect.name), rows)
+    connection.execute(GONE, [{"p": row["player_id"], "k": row["kind"], "w": row["key"]}
+                              for row in rows])
 
 
 def rebuild(session=None, batch: int = 500) -> None:

@@ -126,8 +126,10 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
     step = max(1, math.ceil(count / max(1, int((right - left) // (FONT * 2.6)))))
     for i in range(0, count, step):
         label = labels[i] if labels is not None and i < len(labels) else str(i)
+        # The last label ends at the right edge instead of running past it.
+        anchor = "end" if i == count - 1 and count > 1 else "middle"
         out.append(f'<text x="{px(i):.1f}" y="{bottom + FONT + 6:.1f}" fill="{MUTED}" '
-                   f'text-anchor="middle">{escape(label)}</text>')
+                   f'text-anchor="{anchor}">{escape(label)}</text>')
     if x_label:
         out.append(f'<text x="{(left + right) / 2:.1f}" y="{total_height - 6:.1f}" '
                    f'fill="{MUTED}" text-anchor="middle">{escape(x_label)}</text>')

@@ -67,7 +67,7 @@ def test_undoing_the_version_migration_keeps_every_game_and_its_hands(tmp_path):
         db.engine.dispose()
 
 
-def test_the_results_migration_fills_the_cache_for_games_already_played(tmp_path):
+def test_the_migrations_fill_the_cache_and_tallies_for_games_already_played(tmp_path):
     from scorekeeper.storage import results
     from tests.conftest import hand_data, start_game
 
@@ -78,10 +78,13 @@ def test_the_results_migration_fills_the_cache_for_games_already_played(tmp_path
         game_id = start_game(client, ["Ann", "Ben"], variant=variant)
         client.post(f"/games/{game_id}/hands/new",
                     data=hand_data(["Ann", "Ben"], "Ann", {"Ben": (3, 1)}))
+    client.post(f"/games/{game_id}/end")  # one finished game: wins, a night, a meeting
     with app.app_context():
-        downgrade(revision="0002")  # as a database from before the cache
+        downgrade(revision="0002")  # as a database from before the cache and the tallies
         upgrade()
         filled = db.session.execute(text("SELECT count(*) FROM result_seat")).scalar()
+        kinds = set(db.session.execute(text("SELECT DISTINCT kind FROM player_tally")).scalars())
         assert filled == 4 and results.check() == []
+        assert kinds == {"variant", "night", "versus", "fact", "unfinished"}
         db.session.remove()
         db.engine.dispose()

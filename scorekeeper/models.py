@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, PrimaryKeyConstraint, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, PrimaryKeyConstraint, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -183,7 +183,9 @@ class PlayerTally(db.Model):
     `results check` compares it with a fresh count, `results rebuild` fills it again.
     """
 
-    __table_args__ = (PrimaryKeyConstraint("player_id", "kind", "key"),)
+    __table_args__ = (PrimaryKeyConstraint("player_id", "kind", "key"),
+                      # a player's nights in the order played, for the win-rate chart
+                      Index("ix_player_tally_nights", "player_id", "kind", "day", "night_id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(12))
     key: Mapped[str] = mapped_column(String(40))

@@ -55,7 +55,9 @@ BEST_NIGHT = (
     .where(*NIGHTS, PlayerTally.wins > 0)
     .order_by(PlayerTally.wins.desc(), (PlayerTally.wins * 1.0 / PlayerTally.games).desc(),
               PlayerTally.day.desc(), func.coalesce(PlayerTally.night_id, 0).desc()).limit(1))
-_ORDER = (PlayerTally.day, func.coalesce(PlayerTally.night_id, 0))
+# A day's games (no night) before that day's nights, as `stats.night_records` orders them;
+# ix_player_tally_nights gives this order without a sort.
+_ORDER = (PlayerTally.day, PlayerTally.night_id.nulls_first())
 _RUNNING = select(
     PlayerTally.day,
     func.sum(PlayerTally.wins).over(order_by=_ORDER, rows=(None, 0)).label("wins"),
@@ -95,6 +97,6 @@ def _head_to_head(rows) -> tuple[stats.HeadToHead, ...]:
     """Return, per other player, the finished games shared and who finished ahead how often."""
     names = dict(db.session.execute(select(Player.id, Player.name).where(
         Player.id.in_([int(row.key) for row in rows]))).all()) if rows else {}
-    found = [stats.HeadToHead(names[int(row.key)], row.games, row.ahead, row.behind, row.level)
-             for row in rows]
+    found = [stats.HeadToHead(names[int(row.key)], row.games, row.ahead, row.behind, row.level,
+                              int(row.key)) for row in rows]
     return tuple(sorted(found, key=lambda h: (-h.games, h.other.casefold())))

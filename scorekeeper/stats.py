@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from . import rules, variants
@@ -81,6 +81,7 @@ class HeadToHead:
     ahead: int
     behind: int
     level: int
+    other_id: int | None = field(default=None, compare=False)  # for a link, when known
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,9 @@ def upgrade():
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], name=op.f('fk_player_tally_player_id_player'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('player_id', 'kind', 'key', name=op.f('pk_player_tally'))
     )
+    with op.batch_alter_table('player_tally', schema=None) as batch_op:
+        batch_op.create_index('ix_player_tally_nights', ['player_id', 'kind', 'day', 'night_id'], unique=False)
+
     with op.batch_alter_table('game', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_game_updated_at'), ['updated_at'], unique=False)
 

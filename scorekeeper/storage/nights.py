@@ -11,7 +11,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from functools import cache
 
-from sqlalchemy import bindparam, extract, func, or_, select
+from sqlalchemy import bindparam, case, extract, func, or_, select
 
 from .. import rules
 from ..extensions import db
@@ -150,16 +150,14 @@ def _neighbours():
     return newer, older
 
 
-def game_counts(night_ids: list[int]) -> dict[int, int]:
-    """Return how many games each of these nights holds, in one grouped query."""
-    return dict(db.session.execute(select(Game.night_id, func.count(Game.id)).where(
-        Game.night_id.in_(night_ids)).group_by(Game.night_id)).all()) if night_ids else {}
-
-
-def place_in_night(game_id: int, night_id: int) -> int:
-    """Return which game of its night a game is: 1 for the first (by id)."""
-    return db.session.scalar(select(func.count(Game.id)).where(
-        Game.night_id == night_id, Game.id <= game_id))
+def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, int]]:
+    """Return, for each of these nights, how many games it holds and how many of them come
+    no later than `game_id` (which game of its night that one is), in one grouped query."""
+    if not night_ids:
+        return {}
+    return {night_id: (games, int(before or 0)) for night_id, games, before in db.session.execute(
+        select(Game.night_id, func.count(Game.id), func.sum(case((Game.id <= game_id, 1), else_=0)))
+        .where(Game.night_id.in_(night_ids)).group_by(Game.night_id))}
 
 
 @cache

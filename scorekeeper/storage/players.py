@@ -59,6 +59,11 @@ def roster() -> list[Player]:
     return list(db.session.scalars(select(Player).order_by(Player.name_key)))
 
 
+def anyone_else(player: Player) -> bool:
+    """Tell whether the roster holds anyone but this player (someone to merge)."""
+    return db.session.scalar(select(Player.id).where(Player.id != player.id).limit(1)) is not None
+
+
 def rename(player: Player, raw: str) -> None:
     """Give a player a new name, which no one else on the roster may have in any case."""
     name = clean_name(raw, "name")

@@ -80,11 +80,12 @@ def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
     night_ = db.session.get(Night, game.night_id) if game.night_id else None
     offered_form, offered = _move_form(game, night_)
+    counts = nights.game_counts([other.id for other in offered] + [game.night_id or 0], game.id)
     return render_template(
         "history/game.html", form=ConfirmForm(), move_form=form or offered_form,
         move_error=error, night=night_, night_label=history.label(night_) if night_ else None,
-        number=nights.place_in_night(game.id, night_.id) if night_ else None,
-        neighbours=offered, counts=nights.game_counts([other.id for other in offered]),
+        number=counts[night_.id][1] if night_ else None, neighbours=offered,
+        counts={night_id: games for night_id, (games, _) in counts.items()},
         **game_view(game)), 422 if error else 200
 
 

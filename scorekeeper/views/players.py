@@ -29,11 +29,10 @@ def list_players():
 def _page(player: Player, form: RenameForm, error: str | None = None):
     """Render a player's page, with the rename form as typed and its error, if any."""
     figures = roster.player_stats(player)
-    ids = {p.name: p.id for p in stored.roster()}
     return render_template(
-        "players/player.html", player=player, stats=figures,
-        form=form, error=error, chart=_chart(figures.form, player.name, figures.nights), ids=ids,
-        merge_candidates=len(ids) > 1), 422 if error else 200
+        "players/player.html", player=player, stats=figures, form=form, error=error,
+        chart=_chart(figures.form, player.name, figures.nights),
+        merge_candidates=stored.anyone_else(player)), 422 if error else 200
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:

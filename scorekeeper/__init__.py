@@ -11,6 +11,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from .extensions import compress, csrf, db, migrate
+from .security import guard, private_file, private_folder
 
 
 def _secret_key(instance: Path) -> str:
@@ -18,9 +19,7 @@ def _secret_key(instance: Path) -> str:
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+    private_file(path, secrets.token_hex(32))  # written only if there was none
     return path.read_text().strip()
 
 
@@ -39,7 +38,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    private_folder(instance)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=_database_url(instance),
         MAX_CONTENT_LENGTH=20 * 1024 * 1024,
@@ -57,6 +56,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
+    database = app.config["SQLALCHEMY_DATABASE_URI"]
+    if database.startswith("sqlite:///") and database != "sqlite:///:memory:":
+        # Created readable by its owner only; SQLite gives its -wal and -shm files the same.
+        private_file(Path(database[len("sqlite:///"):]))
+    guard(app)
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # A server's connection may have gone away between two hands; a file cannot.
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})

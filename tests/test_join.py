@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 import segno
 
 from scorekeeper import network
 from scorekeeper.views.join import qr_svg
 from tests.conftest import start_game
+
+
+@pytest.fixture(autouse=True)
+def on_a_home_network(app):
+    """Say this machine is 192.168.1.23 on the Wi-Fi: the app answers to that address."""
+    app.config["TRUSTED_HOSTS"] = [*app.config["TRUSTED_HOSTS"], "192.168.1.23"]
 
 
 def test_the_scoreboard_and_home_show_the_qr_of_the_address_a_phone_opens(client):

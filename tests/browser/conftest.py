@@ -68,10 +68,14 @@ def phone(browser, live_server):
     """Return (page, taps) on a phone-sized page at the live server."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, base_url=live_server)
+    refused: list[str] = []  # what the Content-Security-Policy blocked, on any page
+    context.on("console", lambda message: refused.append(message.text)
+               if "Content Security Policy" in message.text else None)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page, Taps(page)
     context.close()
+    assert refused == [], "the app's own pages broke its Content-Security-Policy"
 
 
 def shot(page, name: str) -> Path:

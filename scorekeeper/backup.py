@@ -25,6 +25,8 @@ from . import exchange, gamelog, rules
 from .extensions import db
 from .models import Game, Night, Player
 from .storage import Loaded, add_game, read_games, tallies
+from .storage import nights as nights_
+from .storage.nights import clean_text
 from .storage.players import clean_name, name_key
 
 FORMAT = "kings-corners-backup/1"
@@ -194,11 +196,22 @@ def is_empty() -> bool:
 
 
 def _time(value: Any, where: str) -> datetime:
-    """Return an ISO time from the document, or refuse naming where it is."""
+    """Return an ISO time from the document, or refuse naming where it is.
+
+    The app keeps the table's own clock time, with no zone, as every backup it wrote did; a
+    time with a zone, or off the calendar a game may be played on, is refused.
+    """
     try:
-        return datetime.fromisoformat(value)
+        when = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise Refused("must be a time like 2026-11-21T20:15:00", where) from None
+    if when.tzinfo is not None:
+        raise Refused("must be the table's clock time, with no zone, like "
+                      "2026-11-21T20:15:00", where)
+    if not gamelog.FIRST_DAY <= when.date() <= gamelog.LAST_DAY:
+        raise Refused(f"must be a time from {gamelog.FIRST_DAY.year} to "
+                      f"{gamelog.LAST_DAY.year}", where)
+    return when
 
 
 def _list(doc: dict, key: str, where: str) -> list:
@@ -370,8 +383,11 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
         where = f"nights[{i}]"
         if not isinstance(raw, dict):
             raise Refused("a night must be an object", where)
-        night = Night(name=_text(raw.get("name"), f"{where}.name"),
-                      notes=_text(raw.get("notes"), f"{where}.notes"),
+        # Checked as the night's form checks them, so what one database took another takes.
+        night = Night(name=clean_text(_text(raw.get("name"), f"{where}.name"), nights_.NAME_MAX,
+                                      f"{where}.name", one_line=True),
+                      notes=clean_text(_text(raw.get("notes"), f"{where}.notes"),
+                                       nights_.NOTES_MAX, f"{where}.notes", one_line=False),
                       started_at=_time(raw.get("started_at"), f"{where}.started_at"))
         db.session.add(night)
         nights += 1

@@ -29,7 +29,7 @@ def _write(change, nothing: str):
 
 
 @games_cli.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
 def import_command(file) -> None:
     """Import a game log from FILE (- for standard input); print the new game's id."""
     game = _write(lambda: exchange.import_text(file.read()), "imported")
@@ -37,7 +37,7 @@ def import_command(file) -> None:
 
 
 @games_cli.command("export")
-@click.argument("game_id", type=int)
+@click.argument("game_id", type=click.IntRange(1, 2**31 - 1))
 def export_command(game_id: int) -> None:
     """Print game GAME_ID's log as JSON."""
     game = read_game(game_id)

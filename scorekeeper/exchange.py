@@ -23,13 +23,22 @@ def export_text(game: Loaded) -> str:
     return json.dumps(export_document(game), indent=2, ensure_ascii=False) + "\n"
 
 
-def import_text(text: str) -> Game:
-    """Check a game-log text and store it as a new game (not committed); raise RuleError."""
+def read_json(text: str) -> object:
+    """Return the JSON a text holds, or raise RuleError saying why it is none."""
     try:
-        doc = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise rules.RuleError(f"this is not JSON: {error.msg} at line {error.lineno}, "
                               f"column {error.colno}") from None
+    except RecursionError:
+        raise rules.RuleError("this is nested too deeply to be a game log") from None
+    except ValueError as error:  # e.g. a number of more than 4,300 digits
+        raise rules.RuleError(f"this is not JSON a game log can hold: {error}") from None
+
+
+def import_text(text: str) -> Game:
+    """Check a game-log text and store it as a new game (not committed); raise RuleError."""
+    doc = read_json(text)
     parsed = gamelog.parse(doc)
     core = parsed.game
     return create_game(core.variant, dict(core.settings), list(core.players),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -10,6 +11,9 @@ from . import rules, variants
 from .rules import RuleError
 
 FORMAT = "kings-corners-game/1"
+# The days a game may be played on: far enough either way for any table, near enough that
+# the date arithmetic of nights never runs off the calendar.
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
 TOP_KEYS = {"format", "variant", "rules", "players", "first_dealer", "played_on", "ended",
             "rounds", "result"}
 ROUND_KEYS = {"went_out", "hands", "events", "corners", "dragon"}
@@ -23,11 +27,17 @@ class Parsed:
     played_on: date | None
 
 
+def _tidy(name: str) -> str:
+    """Return a name as the roster keeps it: one Unicode spelling (NFC), spaces trimmed."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
 def _name(value: Any, players: dict[str, str], field: str) -> str:
-    """Return the seated player `value` names (matched as import trims and folds case)."""
-    if not isinstance(value, str) or " ".join(value.split()).casefold() not in players:
+    """Return the seated player `value` names (matched as the roster matches: one spelling,
+    spaces trimmed, case folded)."""
+    if not isinstance(value, str) or _tidy(value).casefold() not in players:
         raise RuleError(f"{value!r} is not a player in this game", field)
-    return players[" ".join(value.split()).casefold()]
+    return players[_tidy(value).casefold()]
 
 
 def _optional_name(value: Any, players: dict[str, str], field: str) -> str | None:
@@ -101,7 +111,7 @@ def parse(doc: Any, check: bool = True) -> Parsed:
     raw_players = doc.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         raise RuleError("must be a list of names", "players")
-    names = [" ".join(p.split()) for p in raw_players]
+    names = [_tidy(p) for p in raw_players]
     seated = {name.casefold(): name for name in names}
     if len(seated) != len(names):
         raise RuleError("the same player is listed twice", "players")
@@ -113,6 +123,9 @@ def parse(doc: Any, check: bool = True) -> Parsed:
             played_on = date.fromisoformat(doc["played_on"])
         except (TypeError, ValueError):
             raise RuleError("must be a date like 2026-11-21", "played_on") from None
+        if not FIRST_DAY <= played_on <= LAST_DAY:
+            raise RuleError(f"must be a date from {FIRST_DAY.year} to {LAST_DAY.year}",
+                            "played_on")
     ended = doc.get("ended", False)
     if not isinstance(ended, bool):
         raise RuleError("must be true or false", "ended")

@@ -83,7 +83,7 @@ def night_on(day: date) -> Night:
     return night
 
 
-def _clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str | None:
+def clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str | None:
     """Return typed text trimmed (None when empty), or raise RuleError naming the field."""
     text = unicodedata.normalize("NFC", raw or "")
     text = " ".join(text.split()) if one_line else text.replace("\r\n", "\n").strip()
@@ -98,8 +98,8 @@ def _clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str 
 
 def rename(night: Night, name: str | None, notes: str | None) -> None:
     """Give a night a name and notes (empty clears them); raise RuleError naming the field."""
-    cleaned_name = _clean_text(name, NAME_MAX, "name", one_line=True)
-    cleaned_notes = _clean_text(notes, NOTES_MAX, "notes", one_line=False)
+    cleaned_name = clean_text(name, NAME_MAX, "name", one_line=True)
+    cleaned_notes = clean_text(notes, NOTES_MAX, "notes", one_line=False)
     night.name, night.notes = cleaned_name, cleaned_notes
 
 

@@ -12,14 +12,27 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, url_for
+from werkzeug.routing import IntegerConverter
 
 from .. import charts, variants
 from ..storage import Loaded, locked_game, read_game
 from ..words import sentence
 
 
+class IdConverter(IntegerConverter):
+    """An id or hand number in a URL: one the database can hold, else the page is not found.
+
+    Every `<int:...>` in a URL is one of these, so a number past 2^31 answers 404, not 500.
+    """
+
+    def __init__(self, map, *args, **kwargs) -> None:
+        kwargs.setdefault("max", 2**31 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 def register_blueprints(app: Flask) -> None:
     """Attach the blueprint `bp` of every view module and of every variant's `views`."""
+    app.url_map.converters["int"] = IdConverter
     modules = [f"{__name__}.{info.name}"
                for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)]
     for home in variants.homes():

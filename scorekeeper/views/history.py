@@ -29,11 +29,11 @@ def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
     page = request.args.get("page", 1, type=int)
     years, total = nights.year_pages(PER_PAGE)
+    if not 1 <= page <= max(1, -(-total // PER_PAGE)):
+        abort(404)
     pages = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
                         count=False)
     pages.total = total  # the years' counts add up to it: no second count of every night
-    if page < 1 or (page > 1 and not pages.items):
-        abort(404)
     summaries = history.night_lines(pages.items)
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]

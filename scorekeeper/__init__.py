@@ -47,7 +47,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # On a home network the server's time matters more than a few hundred bytes: brotli
         # at its default level 4 took 0.6 ms a page, at 1 it takes 0.06 (5.0 KB, not 4.1).
         COMPRESS_BR_LEVEL=1,
-        RESTORE_MAX_BYTES=1024 ** 3,  # a backup upload (ten years is about 51 MB)
+        LOG_MAX_BYTES=2 * 1024 ** 2,  # a game log to import (a 300-hand game is about 150 KB)
+        RESTORE_MAX_BYTES=200 * 1024 ** 2,  # a backup upload (ten years is about 51 MB)
         PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,  # what the join QR code points at
     )
     if test_config is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
 from . import backup, exchange, rules
@@ -32,7 +32,18 @@ def _write(change, nothing: str):
 @click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
 def import_command(file) -> None:
     """Import a game log from FILE (- for standard input); print the new game's id."""
-    game = _write(lambda: exchange.import_text(file.read()), "imported")
+    limit = current_app.config["LOG_MAX_BYTES"]
+    text = file.read(limit + 1)  # read once, outside the write lock, and never more
+    if len(text.encode("utf-8", errors="replace")) > limit:
+        click.echo(f"refused, nothing imported: a game log can be at most "
+                   f"{limit / 1024 ** 2:g} MB", err=True)
+        sys.exit(1)
+    try:
+        parsed = exchange.read_log(text)
+    except rules.RuleError as error:
+        click.echo(f"refused, nothing imported: {error}", err=True)
+        sys.exit(1)
+    game = _write(lambda: exchange.store(parsed), "imported")
     click.echo(game.id)
 
 

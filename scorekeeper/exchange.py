@@ -36,10 +36,21 @@ def read_json(text: str) -> object:
         raise rules.RuleError(f"this is not JSON a game log can hold: {error}") from None
 
 
+def read_log(text: str) -> gamelog.Parsed:
+    """Read and check a game-log text by the rules, touching no database; raise RuleError.
+
+    Done before the write lock is taken, so other phones keep saving while a big log is read.
+    """
+    return gamelog.parse(read_json(text))
+
+
 def import_text(text: str) -> Game:
     """Check a game-log text and store it as a new game (not committed); raise RuleError."""
-    doc = read_json(text)
-    parsed = gamelog.parse(doc)
+    return store(read_log(text))
+
+
+def store(parsed: gamelog.Parsed) -> Game:
+    """Store a checked game log as a new game (not committed)."""
     core = parsed.game
     return create_game(core.variant, dict(core.settings), list(core.players),
                        core.players.index(core.first_dealer), parsed.played_on,

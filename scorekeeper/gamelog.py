@@ -14,6 +14,9 @@ FORMAT = "kings-corners-game/1"
 # The days a game may be played on: far enough either way for any table, near enough that
 # the date arithmetic of nights never runs off the calendar.
 FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
+# More than any table plays (a long game is a few hundred hands), few enough that checking a
+# game never keeps the other phones waiting.
+MAX_ROUNDS, MAX_EVENTS = 1000, 10_000
 TOP_KEYS = {"format", "variant", "rules", "players", "first_dealer", "played_on", "ended",
             "rounds", "result"}
 ROUND_KEYS = {"went_out", "hands", "events", "corners", "dragon"}
@@ -132,6 +135,14 @@ def parse(doc: Any, check: bool = True) -> Parsed:
     raw_rounds = doc.get("rounds", [])
     if not isinstance(raw_rounds, list):
         raise RuleError("must be a list", "rounds")
+    if len(raw_rounds) > MAX_ROUNDS:
+        raise RuleError(f"a game can have at most {MAX_ROUNDS} rounds, not {len(raw_rounds)}",
+                        "rounds")
+    events = sum(len(raw["events"]) for raw in raw_rounds
+                 if isinstance(raw, dict) and isinstance(raw.get("events"), list))
+    if events > MAX_EVENTS:
+        raise RuleError(f"a game can have at most {MAX_EVENTS} chips events, not {events}",
+                        "rounds")
     rounds = []
     for number, raw in enumerate(raw_rounds, start=1):
         try:

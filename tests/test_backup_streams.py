@@ -172,7 +172,7 @@ def test_a_backup_bigger_than_any_form_may_be_still_restores(app, tmp_path):
     target = make_app(tmp_path / "big-upload.sqlite")
     target.config["MAX_CONTENT_LENGTH"] = len(text) // 4  # every other form: a quarter
     client = target.test_client()
-    too_big = client.post("/import", data={"text": text})
+    too_big = client.post("/games/new", data={"variant": "penalty", "seat-0": text})
     assert too_big.status_code == 413
     restored = client.post("/backup/restore",
                            data={"file": (io.BytesIO(text.encode()), "years.json")},

@@ -251,3 +251,92 @@ def test_a_restore_checks_what_the_forms_check(a_backup, tmp_path, key, value, s
     assert rows(app) == (0, 0, 0, 0, 0)
     with app.app_context():
         db.engine.dispose()
+
+
+def big_log(rounds: int, events_each: int = 0) -> dict:
+    """Return a valid penalty game log of `rounds` hands (and chips-like events, if asked)."""
+    hand = {"went_out": "Ann", "hands": {"Ben": {"cards": 1, "kings": 0}}}
+    if events_each:
+        hand["events"] = [{"player": "Ben", "kind": "pass"}] * events_each
+    return {**LOG, "rules": {"target": 10000}, "rounds": [hand] * rounds}
+
+
+@pytest.mark.parametrize("log, said", [
+    (big_log(1001), "a game can have at most 1000 rounds, not 1001"),
+    (big_log(101, 100), "a game can have at most 10000 chips events, not 10100"),
+])
+def test_a_game_too_long_for_any_table_is_refused(table, log, said):
+    app, _ = table
+    before = rows(app)
+    answer = app.test_client().post("/import", data={"file": (
+        io.BytesIO(json.dumps(log).encode()), "long.json")}, content_type="multipart/form-data")
+    assert answer.status_code == 422
+    assert said in answer.get_data(as_text=True)
+    assert rows(app) == before
+
+
+def test_a_19_mb_game_log_is_refused_at_once_while_another_phone_saves(tmp_path):
+    """Refused before it is read: the phone saving a hand meanwhile never waits on it."""
+    import http.client
+    import threading
+    import time
+    import urllib.parse
+
+    from tests.conftest import serve
+
+    app = make_app(tmp_path / "busy.sqlite")
+    game_id = start_game(app.test_client(), P)
+    server, base = serve(app, threads=4)
+    port = int(base.rsplit(":", 1)[1])
+    body = json.dumps(big_log(1)).encode()[:-1] + b', "padding": "' + b"x" * (19 * 2**20) + b'"}'
+    answers = {}
+    barrier = threading.Barrier(2)
+
+    def importing():
+        barrier.wait()
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        boundary = "kc-boundary"
+        payload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+                   f"filename=\"big.json\"\r\nContent-Type: application/json\r\n\r\n"
+                   ).encode() + body + f"\r\n--{boundary}--\r\n".encode()
+        try:
+            connection.request("POST", "/import", payload, {
+                "Content-Type": f"multipart/form-data; boundary={boundary}"})
+            response = connection.getresponse()
+            answers["import"] = (response.status, response.read().decode(),
+                                 time.perf_counter() - started)
+        except (ConnectionError, OSError):  # the server may close before all 19 MB are sent
+            answers["import"] = (413, "closed", time.perf_counter() - started)
+        connection.close()
+
+    def saving():
+        barrier.wait()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("POST", f"/games/{game_id}/hands/new", urllib.parse.urlencode(
+            hand_data(P, "Ann", {"Ben": 2, "Cy": 3})),
+            {"Content-Type": "application/x-www-form-urlencoded"})
+        answers["save"] = connection.getresponse().status
+        connection.close()
+
+    threads = [threading.Thread(target=importing), threading.Thread(target=saving)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    server.close()
+    status, page, took = answers["import"]
+    assert status == 413 and took < 1.0, (status, took)
+    assert page == "closed" or "A game log can be at most 2 MB" in page
+    assert answers["save"] == 302
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1
+        db.engine.dispose()
+
+
+def test_the_command_line_refuses_a_game_log_bigger_than_any_game(app, tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({**big_log(1), "padding": "x" * (3 * 2**20)}))
+    result = app.test_cli_runner().invoke(args=["games", "import", str(path)])
+    assert result.exit_code == 1
+    assert "a game log can be at most 2 MB" in result.output

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from .. import exchange, rules
 from ..extensions import csrf, db
@@ -28,6 +28,8 @@ def export(game_id: int):
 @csrf.exempt
 def import_game():
     """Take a game log, uploaded or pasted, and add it as a new game."""
+    # Refused before it is read when bigger than any game log (errors.py says so).
+    request.max_content_length = current_app.config["LOG_MAX_BYTES"]
     form = ImportForm()
     error = None
     if form.validate_on_submit():
@@ -37,7 +39,8 @@ def import_game():
             error = "Choose a file or paste a game log."
         else:
             try:
-                game = exchange.import_text(text)
+                parsed = exchange.read_log(text)  # read and checked before any lock is taken
+                game = exchange.store(parsed)
                 db.session.commit()
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as refused:

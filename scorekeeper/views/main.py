@@ -1,6 +1,6 @@
 """Home: the game in progress, a new game, recent games."""
 
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
@@ -51,6 +51,19 @@ def needs_repair(error: Unreadable):
     game = read_game(error.game_id)
     return render_template("repair.html", game=game, home=variants.get(game.variant),
                            problem=str(error.error), form=HandForm(formdata=None)), 409
+
+
+@bp.app_errorhandler(413)
+def too_big(error):
+    """Say what was too big and how big it may be; nothing was read or written."""
+    limits = {"logs.import_game": ("A game log", "LOG_MAX_BYTES", url_for("logs.import_game")),
+              "backup.restore": ("A backup", "RESTORE_MAX_BYTES", url_for("backup.page"))}
+    what, key, back = limits.get(request.endpoint, ("A form", "MAX_CONTENT_LENGTH", "/"))
+    size = current_app.config[key] / 1024 ** 2
+    return render_template(
+        "error.html", title="Too big",
+        message=f"Nothing was read or saved. {what} can be at most {size:g} MB; "
+                f"this one is bigger.", back=back), 413
 
 
 @bp.app_errorhandler(404)

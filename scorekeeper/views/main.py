@@ -59,10 +59,11 @@ def too_big(error):
     limits = {"logs.import_game": ("A game log", "LOG_MAX_BYTES", url_for("logs.import_game")),
               "backup.restore": ("A backup", "RESTORE_MAX_BYTES", url_for("backup.page"))}
     what, key, back = limits.get(request.endpoint, ("A form", "MAX_CONTENT_LENGTH", "/"))
-    size = current_app.config[key] / 1024 ** 2
+    limit = current_app.config[key]
+    size = f"{limit / 1024 ** 2:g} MB" if limit >= 1024 ** 2 else f"{limit // 1024 or 1} KB"
     return render_template(
         "error.html", title="Too big",
-        message=f"Nothing was read or saved. {what} can be at most {size:g} MB; "
+        message=f"Nothing was read or saved. {what} can be at most {size}; "
                 f"this one is bigger.", back=back), 413
 
 

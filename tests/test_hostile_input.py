@@ -41,10 +41,33 @@ anything = st.recursive(
     max_leaves=12)
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    """An app holding a penalty game with a hand, a chips game and a coronation match."""
-    app = make_app(tmp_path_factory.mktemp("hostile") / "hostile.sqlite")
+def postgresql_app():
+    """Return an app on an emptied PostgreSQL schema (TEST_DATABASE_URL), or skip (fail in CI)."""
+    from sqlalchemy import create_engine, text
+
+    from tests.conftest import need
+    from tests.test_migrations import migrated_app
+    from tests.test_postgres import URL
+
+    need(bool(URL), "TEST_DATABASE_URL (a PostgreSQL server to test against)")
+    engine = create_engine(URL)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    app = migrated_app(URL)
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def table(request, tmp_path_factory):
+    """An app holding a penalty game with a hand, a chips game and a coronation match, on
+    SQLite and on PostgreSQL (where a value too long for its column once gave a 500)."""
+    if request.param == "postgres":
+        app = postgresql_app()
+    else:
+        app = make_app(tmp_path_factory.mktemp("hostile") / "hostile.sqlite")
     client = app.test_client()
     penalty = start_game(client, P)
     client.post(f"/games/{penalty}/hands/new", data=hand_data(P, "Ann", {"Ben": 2, "Cy": 3}))
@@ -53,6 +76,7 @@ def table(tmp_path_factory):
     app.testing = False  # an exception becomes the 500 a phone would get, not a test error
     yield app, {"penalty": penalty, "chips": chips, "crown": crown}
     with app.app_context():
+        db.session.remove()
         db.engine.dispose()
 
 

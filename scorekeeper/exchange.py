@@ -44,11 +44,6 @@ def read_log(text: str) -> gamelog.Parsed:
     return gamelog.parse(read_json(text))
 
 
-def import_text(text: str) -> Game:
-    """Check a game-log text and store it as a new game (not committed); raise RuleError."""
-    return store(read_log(text))
-
-
 def store(parsed: gamelog.Parsed) -> Game:
     """Store a checked game log as a new game (not committed)."""
     core = parsed.game

@@ -16,11 +16,12 @@ from sqlalchemy import bindparam, case, func, select
 
 from .extensions import db
 from .models import Game, GameResult, Night, Player, ResultSeat, Seat
+from .words import day
 
 
 def label(night: Night) -> str:
     """Return what a night is called: its name, else its date, e.g. "Sat 21 Nov 2026"."""
-    return night.name or night.started_at.strftime("%a %d %b %Y")
+    return night.name or day(night.started_at)
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,6 @@ class NightSummary:
     broken: int = 0  # games the rules refuse as stored: they need repair
 
 
-def summarise(night: Night) -> NightSummary:
-    """Return a night's players (in order of first seat), games with results, and who won."""
-    return summarise_all([night])[0]
 
 
 @dataclass(frozen=True)
@@ -128,13 +126,10 @@ def night_lines(shown: Sequence[Night]) -> list[NightLine]:
     return lines
 
 
-def summarise_all(shown: Sequence[Night]) -> list[NightSummary]:
-    """Return the summaries of several nights in four queries, whatever their size."""
-    found = summaries(Game.night_id.in_([night.id for night in shown]))
-    games: dict[int, list[GameSummary]] = defaultdict(list)
-    for game in sorted(found.values(), key=lambda g: g.id):
-        games[game.night_id].append(game)
-    return [summary_of(night, games.get(night.id, [])) for night in shown]
+def summarise(night: Night) -> NightSummary:
+    """Return a night's players (in order of first seat), games with results, and who won."""
+    found = summaries(Game.night_id == night.id)
+    return summary_of(night, [found[game_id] for game_id in sorted(found)])
 
 
 def summaries(which) -> dict[int, GameSummary]:

@@ -13,6 +13,7 @@ from .extensions import db
 from .history import label
 from .models import Game, Night, Player, PlayerTally, Seat
 from .storage import read_games
+from .words import day
 
 
 def played_games(player: Player | None = None) -> list[stats.Played]:
@@ -87,7 +88,7 @@ def player_stats(player: Player) -> stats.PlayerStats:
         unfinished=sum(row.games for row in by_kind.get("unfinished", [])),
         hands=stats.Facts({row.key: row.games for row in by_kind.get("fact", [])}),
         nights=nights, best_night=best and stats.NightRecord(
-            best.night_id, best.name or best.day.strftime("%a %d %b %Y"), best.day,
+            best.night_id, best.name or day(best.day), best.day,
             best.games, best.wins),
         head_to_head=_head_to_head(by_kind.get("versus", [])),
         form=tuple((day, 100 * int(wins) / int(games)) for day, wins, games in form))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from . import rules, variants
+from .words import day
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def night_records(name: str, games: Sequence[Played]) -> tuple[NightRecord, ...]
         seen = nights.get(key)
         if seen is None:
             on = (p.night_on or p.played_on) if p.night is not None else p.played_on
-            seen = NightRecord(p.night, p.night_label or on.strftime("%a %d %b %Y"), on, 0, 0)
+            seen = NightRecord(p.night, p.night_label or day(on), on, 0, 0)
         nights[key] = NightRecord(seen.night, seen.label, seen.played_on, seen.games + 1,
                                   seen.wins + int(won(p, name)))
     return tuple(sorted(nights.values(), key=lambda r: (r.played_on, r.night or 0)))

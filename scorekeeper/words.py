@@ -19,3 +19,8 @@ def sentence(text: str) -> str:
 def capital(text: str) -> str:
     """Return text with its first letter in capitals."""
     return text[:1].upper() + text[1:]
+
+
+def day(when) -> str:
+    """Return a day as history names one, e.g. "Sat 21 Nov 2026"."""
+    return when.strftime("%a %d %b %Y")

@@ -20,6 +20,7 @@ from scorekeeper import backup
 from scorekeeper.extensions import db
 from scorekeeper.models import Event, Game, Night, Player, Round
 from tests.conftest import hand_data, make_app, start_game
+from tests.test_postgres import emptied_app
 
 P = ["Ann", "Ben", "Cy"]
 FUZZ = settings(max_examples=60, deadline=None,
@@ -41,31 +42,12 @@ anything = st.recursive(
     max_leaves=12)
 
 
-def postgresql_app():
-    """Return an app on an emptied PostgreSQL schema (TEST_DATABASE_URL), or skip (fail in CI)."""
-    from sqlalchemy import create_engine, text
-
-    from tests.conftest import need
-    from tests.test_migrations import migrated_app
-    from tests.test_postgres import URL
-
-    need(bool(URL), "TEST_DATABASE_URL (a PostgreSQL server to test against)")
-    engine = create_engine(URL)
-    with engine.begin() as connection:
-        connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-        connection.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-    app = migrated_app(URL)
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app
-
-
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def table(request, tmp_path_factory):
     """An app holding a penalty game with a hand, a chips game and a coronation match, on
     SQLite and on PostgreSQL (where a value too long for its column once gave a 500)."""
     if request.param == "postgres":
-        app = postgresql_app()
+        app = emptied_app()
     else:
         app = make_app(tmp_path_factory.mktemp("hostile") / "hostile.sqlite")
     client = app.test_client()

@@ -64,7 +64,10 @@ def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
         session.execute(ResultFact.__table__.insert(), facts)
     if before is not None:
         after = tallies.Counted()
-        after.game(game, seats, facts, *tallies.where_games_are([game_id], session)[game_id])
+        # Where the game is was read with what it added before, unless it is new.
+        placed = (before.placed.get(game_id)
+                  or tallies.where_games_are([game_id], session)[game_id])
+        after.game(game, seats, facts, *placed)
         tallies.apply(before, after, session)
 
 

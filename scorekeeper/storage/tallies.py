@@ -34,6 +34,8 @@ class Counted:
     def __init__(self) -> None:
         self.counts: dict[Key, Counter[str]] = {}
         self.where: dict[Key, tuple[int | None, date | None]] = {}
+        # Each game read's variant, night, night's date and day (as `where_games_are` says).
+        self.placed: dict[int, tuple] = {}
 
     def add(self, key: Key, night: tuple[int | None, date | None] = (None, None),
             **counts: int) -> None:
@@ -117,9 +119,11 @@ def counted(game_ids: Iterable[int], session=None) -> Counted:
     for row in session.execute(FACTS, ids):
         facts.setdefault(row.game_id, []).append(row._asdict())
     for row in session.execute(RESULTS, ids):
+        placed = (row.variant, row.night_id, row.started_at.date() if row.started_at else None,
+                  row.played_on)
+        out.placed[row.game_id] = placed
         out.game({"over": row.over, "problem": row.problem}, seats.get(row.game_id, []),
-                 facts.get(row.game_id, []), row.variant, row.night_id,
-                 row.started_at.date() if row.started_at else None, row.played_on)
+                 facts.get(row.game_id, []), *placed)
     return out
 
 

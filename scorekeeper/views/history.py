@@ -80,7 +80,8 @@ def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
     night_ = db.session.get(Night, game.night_id) if game.night_id else None
     offered_form, offered = _move_form(game, night_)
-    counts = nights.game_counts([other.id for other in offered] + [game.night_id or 0], game.id)
+    shown = [other.id for other in offered] + ([night_.id] if night_ else [])
+    counts = nights.game_counts(shown, game.id)  # theirs, and this game's place in its own
     return render_template(
         "history/game.html", form=ConfirmForm(), move_form=form or offered_form,
         move_error=error, night=night_, night_label=history.label(night_) if night_ else None,

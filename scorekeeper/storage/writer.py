@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -147,13 +148,24 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
                     result=result)
 
 
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what the pages and chips.js make
+
+
+def once_only(token: str | None) -> str | None:
+    """Return a form's once-only token, or None for one the app never makes (too long, a
+    NUL byte...): such a form is saved as one without a token, never answered with a 500."""
+    return token if isinstance(token, str) and TOKEN.fullmatch(token) else None
+
+
 def round_with_token(token: str | None) -> Round | None:
     """Return the round a record-hand form with this once-only token saved, if any."""
+    token = once_only(token)
     return db.session.scalar(select(Round).where(Round.token == token)) if token else None
 
 
 def record_round(game: Loaded, number: int, entry: rules.Round, token: str | None) -> Round:
     """Check and store the next round; a token seen before returns the round it saved."""
+    token = once_only(token)
     seen = round_with_token(token)
     if seen is not None:
         return seen
@@ -244,11 +256,13 @@ def _check_number(game: Loaded, number: int) -> None:
 
 def event_with_token(token: str | None) -> Event | None:
     """Return the event a tap with this once-only token saved, if any."""
+    token = once_only(token)
     return db.session.scalar(select(Event).where(Event.token == token)) if token else None
 
 
 def add_tap(game: Loaded, number: int, player: str, kind: str, token: str | None) -> Event:
     """Check and store one event of the hand in progress; a token seen before changes nothing."""
+    token = once_only(token)
     seen = event_with_token(token)
     if seen is not None:
         return seen

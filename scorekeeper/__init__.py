@@ -10,7 +10,8 @@ from flask import Flask, current_app, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from .extensions import compress, csrf, db, migrate
+from . import passcode
+from .extensions import compress, csrf, db, limiter, migrate
 from .security import guard, private_file, private_folder
 
 
@@ -68,6 +69,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
+    limiter.init_app(app)
+    passcode.guard(app)
     compress.init_app(app)
     app.after_request(_cache_versioned_static)
 

@@ -1,4 +1,5 @@
-"""Every command of the app: `games import|export`, `backup`, `restore`, `results check|rebuild`."""
+"""Every command of the app: `games import|export`, `backup`, `restore`, `results check|rebuild`,
+`passcode set|clear`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import backup, exchange, rules
+from . import backup, exchange, passcode, rules
 from .extensions import db
 from .storage import lock, read_game, results
 
@@ -98,9 +99,33 @@ def rebuild_command() -> None:
     click.echo(f"rebuilt the results of {count} game{'' if count == 1 else 's'}")
 
 
+passcode_cli = AppGroup("passcode", help="The table passcode: set it, or clear it.")
+
+
+@passcode_cli.command("set")
+def passcode_set_command() -> None:
+    """Set the table passcode; asked twice at a terminal, else the first line of stdin."""
+    if sys.stdin.isatty():
+        text = click.prompt("Table passcode", hide_input=True, confirmation_prompt=True)
+    else:
+        text = sys.stdin.readline(passcode.LONGEST * 4 + 2).rstrip("\r\n")
+    was_on = _write(lambda: (passcode.is_on(), passcode.store(text))[0], "set")
+    click.echo("passcode changed: every phone gives the new one before a change" if was_on
+               else "passcode set: a phone gives it once before it changes anything")
+
+
+@passcode_cli.command("clear")
+def passcode_clear_command() -> None:
+    """Remove the table passcode: every phone may change things again."""
+    was_on = _write(lambda: (passcode.is_on(), passcode.clear())[0], "cleared")
+    click.echo("passcode cleared: every phone may change things" if was_on
+               else "there was no passcode")
+
+
 def register(app: Flask) -> None:
     """Add the project's commands to `flask`."""
     app.cli.add_command(games_cli)
     app.cli.add_command(results_cli)
+    app.cli.add_command(passcode_cli)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)

@@ -90,3 +90,9 @@ class MoveGameForm(FlaskForm):
 
     night = RadioField(validate_choice=True,
                        validators=[InputRequired("Choose the night to move this game to.")])
+
+
+class PasscodeForm(FlaskForm):
+    """A new table passcode; passcode.clean checks it."""
+
+    passcode = StringField("New passcode", validators=[Optional()])

@@ -196,3 +196,14 @@ class PlayerTally(db.Model):
     level: Mapped[int] = mapped_column(default=0)
     night_id: Mapped[int | None]  # a "night" row's night, None for a day's games
     day: Mapped[date | None]  # a "night" row's date: the night's start, or the day
+
+
+class Setting(db.Model):
+    """One setting of this install, by name: the table passcode's hash ("passcode").
+
+    Not part of a backup: a backup is the table's games, and restoring one on another
+    install leaves that install's passcode as it was.
+    """
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

@@ -19,6 +19,7 @@ from .. import backup, rules
 from ..extensions import db
 from ..forms import RestoreForm
 from ..models import Game, Night, Player, table_time
+from ..passcode import asks
 from ..words import capital
 from . import expired
 
@@ -34,12 +35,14 @@ def _page(form: RestoreForm, error: str | None = None):
 
 
 @bp.route("")
+@asks  # a phone without the table passcode is asked for it first
 def page():
     """Offer the backup download and the restore upload."""
     return _page(RestoreForm())
 
 
 @bp.route("/download")
+@asks  # a phone without the table passcode is asked for it first
 def download():
     """Download the whole database as one JSON backup."""
     filename = f"kings-corners-backup-{table_time().date().isoformat()}.json"

@@ -17,6 +17,7 @@ from flask import (
 from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
+from ..passcode import asks
 from ..storage import create_game, delete_game, set_ended, version_of
 from ..storage.players import roster
 from ..words import capital
@@ -27,6 +28,7 @@ bp = Blueprint("games", __name__, url_prefix="/games")
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
 # This form checks its own CSRF token, so an expired one is answered on the form,
 # keeping what was typed, instead of with the bare CSRF error page.
 @csrf.exempt
@@ -70,7 +72,8 @@ def version(game_id: int):
 def scoreboard(game_id: int):
     """Show standings, the hand-by-hand table, who deals next, and the winner once over."""
     game = game_or_404(game_id)
-    return render_template("scoreboard.html", form=ConfirmForm(), **game_view(game))
+    return render_template("scoreboard.html", form=ConfirmForm(),
+                           watching=request.args.get("watch") == "1", **game_view(game))
 
 
 def _set_ended(game_id: int, ended: bool, said: str):
@@ -96,6 +99,7 @@ def reopen(game_id: int):
 
 
 @bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
 def delete(game_id: int):
     """Ask, then delete a game and every hand in it."""
     form = ConfirmForm()

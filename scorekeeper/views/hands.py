@@ -9,6 +9,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from .. import reads_only, rules, variants
 from ..extensions import csrf, db
 from ..forms import HandForm
+from ..passcode import asks
 from ..storage import (
     Changed,
     Loaded,
@@ -105,6 +106,7 @@ def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, di
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
 # This form checks its own CSRF token, so an expired one is answered on the form,
 # keeping what was typed, instead of with the bare CSRF error page.
 @csrf.exempt
@@ -146,6 +148,7 @@ def record(game_id: int):
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
 @csrf.exempt  # as record()
 def edit(game_id: int, number: int):
     """Correct a past round; totals, dealers and the end of the game follow."""

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from .. import exchange, rules
 from ..extensions import csrf, db
 from ..forms import ImportForm
+from ..passcode import asks
 from ..words import capital
 from . import expired, game_or_404
 
@@ -23,6 +24,7 @@ def export(game_id: int):
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
 # This form checks its own CSRF token, so an expired one is answered on the form,
 # keeping what was typed, instead of with the bare CSRF error page.
 @csrf.exempt

@@ -1,13 +1,13 @@
 """Home: the game in progress, a new game, recent games."""
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
 from .. import history, variants
 from ..extensions import db
 from ..forms import HandForm
-from ..models import Game
+from ..models import Game, GameResult
 from ..storage import Unreadable, read_game, read_games
 
 bp = Blueprint("main", __name__)
@@ -29,6 +29,22 @@ def home():
     in_progress = [(loaded[i], variants.get(loaded[i].variant)) for i in going
                    if i in loaded and loaded[i].readable]
     return render_template("home.html", in_progress=in_progress, recent=recent, broken=broken)
+
+
+@bp.route("/watch")
+def watch():
+    """Open the game being played, else the last one, watch-only: for a TV or onlookers.
+
+    Its page has no buttons and follows the game; once the game is over it comes back here
+    now and then, so the screen moves on to the next game when one starts.
+    """
+    latest = (select(Game.id).outerjoin(GameResult, GameResult.game_id == Game.id)
+              .order_by(Game.updated_at.desc(), Game.id.desc()).limit(1))
+    game_id = (db.session.scalar(latest.where(GameResult.over.is_(False)))
+               or db.session.scalar(latest))
+    if game_id is None:
+        return render_template("watch_empty.html")
+    return redirect(url_for("games.scoreboard", game_id=game_id, watch=1))
 
 
 @bp.route("/healthz")

@@ -10,6 +10,7 @@ from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
 from ..models import Player
+from ..passcode import asks
 from ..storage import lock
 from ..storage import players as stored
 from ..storage.locks import games_of
@@ -78,6 +79,7 @@ def rename(player_id: int):
 
 
 @bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
 def merge(player_id: int):
     """Pick a duplicate roster entry and fold it into this player."""
     player = db.get_or_404(Player, player_id)

@@ -30,6 +30,7 @@
     try { queue = JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { queue = []; }
     var sending = false;
     var offline = false;
+    var leaving = false;
     var lastTap = { key: "", at: 0 };
 
     var save = function () {
@@ -92,6 +93,14 @@
         headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Live-Panel": "1" }
       }).then(function (response) {
         if (response.status >= 502 && response.status <= 504) throw new Error("gateway");
+        var unlock = response.status === 403 && response.headers.get("X-Unlock");
+        if (unlock) {
+          // The table has a passcode this phone has not given: the tap stays queued and is
+          // sent once the phone is unlocked and back on this page.
+          leaving = true;
+          window.location.href = unlock;
+          throw new Error("locked");
+        }
         return response.text();
       }).then(function (html) {
         queue.shift();
@@ -102,6 +111,7 @@
         flush();
       }).catch(function () {
         sending = false;
+        if (leaving) return;
         offline = true;
         status();
         window.setTimeout(flush, RETRY_MS);

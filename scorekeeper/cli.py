@@ -108,7 +108,12 @@ def passcode_set_command() -> None:
     if sys.stdin.isatty():
         text = click.prompt("Table passcode", hide_input=True, confirmation_prompt=True)
     else:
-        text = sys.stdin.readline(passcode.LONGEST * 4 + 2).rstrip("\r\n")
+        line = click.get_binary_stream("stdin").readline(passcode.LONGEST * 4 + 2)
+        try:
+            text = line.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            click.echo("refused, nothing set: the passcode must be UTF-8 text", err=True)
+            sys.exit(1)
     was_on = _write(lambda: (passcode.is_on(), passcode.store(text))[0], "set")
     click.echo("passcode changed: every phone gives the new one before a change" if was_on
                else "passcode set: a phone gives it once before it changes anything")

@@ -14,11 +14,11 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from scorekeeper import backup
 from scorekeeper.extensions import db
-from scorekeeper.models import Event, Game, Night, Player, Round
+from scorekeeper.models import Event, Game, Night, Player, Round, Setting
 from tests.conftest import hand_data, make_app, start_game
 from tests.test_postgres import emptied_app
 
@@ -108,11 +108,13 @@ def forms(games: dict[str, int]) -> list[tuple[str, dict[str, str]]]:
         (f"/history/games/{penalty}/move", {"night": "new"}),
         ("/history/nights/1", {"name": "Friday", "notes": ""}),
         ("/import", {"text": "{}"}),
+        ("/settings/passcode", {"passcode": "1234"}),
+        ("/unlock", {"unlock_passcode": "1234", "unlock_next": "/", "unlock_again": ""}),
     ]
 
 
 @FUZZ
-@given(which=st.integers(min_value=0, max_value=12), field=st.integers(min_value=0),
+@given(which=st.integers(min_value=0, max_value=14), field=st.integers(min_value=0),
        value=nasty)
 def test_no_field_of_any_form_gives_a_500(table, which, field, value):
     app, games = table
@@ -123,6 +125,9 @@ def test_no_field_of_any_form_gives_a_500(table, which, field, value):
     assert answer.status_code < 500, (url, name, value[:20])
     if answer.status_code >= 400:
         assert rows(app) == before, (url, name, value[:20])  # refused: nothing written
+    with app.app_context():  # a passcode set by one example would lock out the next ones
+        db.session.execute(delete(Setting))
+        db.session.commit()
 
 
 LOG = {"format": "kings-corners-game/1", "variant": "penalty", "rules": {"target": 50},
@@ -226,6 +231,10 @@ def test_no_backup_gives_a_500_and_a_refused_one_leaves_the_database_empty(
     (["games", "import", "-"], b"[" * 5000),
     (["games", "import", "-"], b'{"format": "kings-corners-game/1", "played_on": "9999-12-31"}'),
     (["restore", "-"], b"\xff\xfe not text"),
+    (["passcode", "set"], b"\xff\xfe not text\n"),
+    (["passcode", "set"], b"1\x002\x003\x004\n"),
+    (["passcode", "set"], b""),
+    (["passcode", "set"], b"x" * 100_000),
     (["restore", "-"], b'{"format": "kings-corners-backup/1", "roster": 5}'),
     (["restore", "-"], b'{"format": "kings-corners-backup/1", "roster": [{"name": "Ann", '
                        b'"created_at": "2026-11-20T19:30:00+02:00"}]}'),

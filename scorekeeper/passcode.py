@@ -58,11 +58,19 @@ def clean(text: str | None, field: str = "passcode") -> str:
     return text
 
 
+STORED = select(Setting.value).where(Setting.name == NAME)
+
+
 def _hash() -> str | None:
     """Return the stored hash, read once per request, or None when there is no passcode."""
     if "passcode_hash" not in g:
-        g.passcode_hash = db.session.scalar(select(Setting.value).where(Setting.name == NAME))
+        g.passcode_hash = db.session.connection().execute(STORED).scalar()
     return g.passcode_hash
+
+
+def _changed() -> None:
+    """Forget what this request read: the passcode was just changed."""
+    g.pop("passcode_hash", None)
 
 
 def is_on() -> bool:
@@ -78,13 +86,13 @@ def store(text: str) -> None:
         db.session.add(Setting(name=NAME, value=hashed))
     else:
         row.value = hashed
-    g.pop("passcode_hash", None)
+    _changed()
 
 
 def clear() -> None:
     """Remove the passcode: every phone may change things again; the caller commits."""
     db.session.execute(delete(Setting).where(Setting.name == NAME))
-    g.pop("passcode_hash", None)
+    _changed()
 
 
 def matches(text: str | None) -> bool:

@@ -74,15 +74,16 @@ def player_stats(player: Player) -> stats.PlayerStats:
     """Return everything the player page shows, from the player's tallies."""
     mine = {"player": player.id}
     by_kind: dict[str, list] = {}
-    for row in db.session.execute(FIGURES, mine):
+    for row in db.session.connection().execute(FIGURES, mine):
         by_kind.setdefault(row.kind, []).append(row)
     won = {row.key: stats.Record(row.games, row.wins) for row in by_kind.get("variant", [])}
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = stats.Record(sum(r.played for r in by_variant.values()),
                            sum(r.wins for r in by_variant.values()))
     nights = db.session.scalar(NIGHT_COUNT, mine)
-    best = db.session.execute(BEST_NIGHT, mine).first()
-    form = db.session.execute(FORM, {**mine, "picked": [i + 1 for i in stats.spread(nights)]})
+    best = db.session.connection().execute(BEST_NIGHT, mine).first()
+    picked = [i + 1 for i in stats.spread(nights)]
+    form = db.session.connection().execute(FORM, {**mine, "picked": picked})
     return stats.PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant,
         unfinished=sum(row.games for row in by_kind.get("unfinished", [])),

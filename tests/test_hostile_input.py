@@ -14,11 +14,11 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
-from scorekeeper import backup
+from scorekeeper import backup, passcode
 from scorekeeper.extensions import db
-from scorekeeper.models import Event, Game, Night, Player, Round, Setting
+from scorekeeper.models import Event, Game, Night, Player, Round
 from tests.conftest import hand_data, make_app, start_game
 from tests.test_postgres import emptied_app
 
@@ -126,7 +126,7 @@ def test_no_field_of_any_form_gives_a_500(table, which, field, value):
     if answer.status_code >= 400:
         assert rows(app) == before, (url, name, value[:20])  # refused: nothing written
     with app.app_context():  # a passcode set by one example would lock out the next ones
-        db.session.execute(delete(Setting))
+        passcode.clear()
         db.session.commit()
 
 

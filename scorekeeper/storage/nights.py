@@ -161,23 +161,30 @@ def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, 
 
 
 @cache
+@cache
 def _shown():
     """Return the condition for a night to be listed: it holds a game, a name or notes
     (built once: an EXISTS is slow to build)."""
     return or_(Night.games.any(), Night.name.is_not(None), Night.notes.is_not(None))
 
 
+@cache
 def listed():
-    """Return the query of the nights history lists, newest first."""
+    """Return the query of the nights history lists, newest first (built once)."""
     return select(Night).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
+
+
+@cache
+def _years():
+    year = extract("year", Night.started_at)
+    return (select(year, func.count(Night.id)).where(_shown())
+            .group_by(year).order_by(year.desc()))
 
 
 def year_pages(per_page: int) -> tuple[list[tuple[int, int]], int]:
     """Return each year with nights and the history page its newest night is on, newest
     first, and how many nights are listed in all."""
-    year = extract("year", Night.started_at)
-    counts = db.session.execute(select(year, func.count(Night.id)).where(_shown())
-                                .group_by(year).order_by(year.desc())).all()
+    counts = db.session.connection().execute(_years()).all()
     pages, before = [], 0
     for value, count in counts:
         pages.append((int(value), before // per_page + 1))

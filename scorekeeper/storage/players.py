@@ -54,9 +54,12 @@ def player_for(name: str) -> Player:
     return player
 
 
-def roster() -> list[Player]:
-    """Return every player on the roster, by name."""
-    return list(db.session.scalars(select(Player).order_by(Player.name_key)))
+ROSTER = select(Player.id, Player.name).order_by(Player.name_key)
+
+
+def roster() -> list:
+    """Return every player on the roster, by name: rows of (id, name)."""
+    return db.session.connection().execute(ROSTER).all()
 
 
 def anyone_else(player: Player) -> bool:

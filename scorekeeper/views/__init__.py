@@ -8,10 +8,14 @@ import importlib.util
 import pkgutil
 import secrets
 import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, url_for
+from flask import Flask, abort, current_app, render_template, url_for
+from markupsafe import Markup
 from werkzeug.routing import IntegerConverter
 
 from .. import charts, variants
@@ -33,6 +37,7 @@ class IdConverter(IntegerConverter):
 def register_blueprints(app: Flask) -> None:
     """Attach the blueprint `bp` of every view module and of every variant's `views`."""
     app.url_map.converters["int"] = IdConverter
+    app.extensions["drawn"] = Drawn()
     modules = [f"{__name__}.{info.name}"
                for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)]
     for home in variants.homes():
@@ -46,6 +51,11 @@ def register_blueprints(app: Flask) -> None:
         if hasattr(module, "bp"):
             app.register_blueprint(module.bp)
     _template_helpers(app)
+
+
+def asset_url(filename: str) -> str:
+    """Return a static file's URL named by its content, kept by a phone for good."""
+    return current_app.extensions["asset"](filename)
 
 
 def expired(nothing: str = "saved", again: str = "try again") -> str:
@@ -79,13 +89,48 @@ def locked_or_404(game_id: int) -> Loaded:
     return game
 
 
-def game_view(game: Loaded) -> dict[str, Any]:
-    """Return what every page of one game shows: its variant's view-model, banner, chart."""
+class Drawn:
+    """Parts of a game's pages drawn once per state of the game, kept for the next phone.
+
+    After each change every phone at the table opens the same scoreboard: its standings,
+    hand-by-hand table and chart are the same for all of them, so each is drawn once. The
+    key is the game as read (`repr` of the whole Loaded game: every stored field, rounds,
+    taps), so a game that changed in any way is drawn afresh, never shown from before.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple, Markup] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, draw: Callable[[], str]) -> Markup:
+        """Return the part kept under `key`, drawing and keeping it the first time."""
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        part = Markup(draw())
+        with self._lock:
+            self._kept[key] = part
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return part
+
+
+def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
+    """Return what every page of one game shows: its variant's view-model, banner, and the
+    board (standings, hand by hand) and chart, drawn once per state of the game."""
     home = variants.get(game.variant)
-    return {"game": game, "home": home, "result": game.result, "vm": home.scoreboard(game),
+    drawn: Drawn = current_app.extensions["drawn"]
+    state = repr(game)
+    board = drawn.get(("board", watching, state), lambda: render_template(
+        home.template("scoreboard"), game=game, home=home, result=game.result,
+        vm=home.scoreboard(game), watching=watching))
+    chart = drawn.get(("chart", state), lambda: charts.game_chart(game.core, game.result))
+    return {"game": game, "home": home, "result": game.result, "board": board,
             "live": home.live(game), "banner_note": home.banner_note(game),
-            "chart": charts.game_chart(game.core, game.result),
-            "chart_title": charts.game_chart_title(game.core)}
+            "chart": chart, "chart_title": charts.game_chart_title(game.core),
+            "watching": watching}
 
 
 def _template_helpers(app: Flask) -> None:
@@ -98,6 +143,7 @@ def _template_helpers(app: Flask) -> None:
             versions[filename] = hashlib.sha1(path.read_bytes()).hexdigest()[:10]
         return url_for("static", filename=filename, v=versions[filename])
 
+    app.extensions["asset"] = asset
     app.jinja_env.globals["asset"] = asset
     app.jinja_env.globals["fresh_token"] = lambda: secrets.token_urlsafe(12)
     app.jinja_env.globals["homes"] = variants.homes

@@ -73,7 +73,7 @@ def scoreboard(game_id: int):
     """Show standings, the hand-by-hand table, who deals next, and the winner once over."""
     game = game_or_404(game_id)
     return render_template("scoreboard.html", form=ConfirmForm(),
-                           watching=request.args.get("watch") == "1", **game_view(game))
+                           **game_view(game, watching=request.args.get("watch") == "1"))
 
 
 def _set_ended(game_id: int, ended: bool, said: str):

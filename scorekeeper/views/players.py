@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from markupsafe import Markup
 
 from .. import roster, rules, stats
@@ -37,9 +37,15 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:
-    """Return the player's win rate after each night as an SVG line chart."""
+    """Return the player's win rate after each night as an SVG line chart, drawn once for
+    the same points (the chart is a function of them, the name and the count alone)."""
     if len(points) < 2:
         return None
+    return current_app.extensions["drawn"].get(
+        ("form chart", name, nights, tuple(points)), lambda: _draw(points, name, nights))
+
+
+def _draw(points, name: str, nights: int) -> Markup:
     # A date under the first point of each month only, so the axis stays readable.
     days = [f"{day:%b %Y}" if len(points) > 24 else f"{day.day} {day:%b}" for day, _ in points]
     labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]

@@ -1,6 +1,14 @@
 """Home: the game in progress, a new game, recent games."""
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
@@ -12,6 +20,8 @@ from ..storage import Unreadable, read_game, read_games
 
 bp = Blueprint("main", __name__)
 RECENT = 8
+DESCRIPTION = ("The score of tonight's Kings Corners game on every phone at the table: "
+               "penalty points, a chip pot or the two-player coronation game.")
 
 
 @bp.route("/")
@@ -45,6 +55,24 @@ def watch():
     if game_id is None:
         return render_template("watch_empty.html")
     return redirect(url_for("games.scoreboard", game_id=game_id, watch=1))
+
+
+@bp.route("/manifest.webmanifest")
+def manifest():
+    """Describe the app to a phone's "Add to Home Screen": a name, icons, its own window."""
+    from . import asset_url
+
+    icons = [{"src": asset_url(f"icons/{kind}-{size}.png"), "sizes": f"{size}x{size}",
+              "type": "image/png", "purpose": purpose}
+             for kind, purpose in (("icon", "any"), ("maskable", "maskable"))
+             for size in (192, 512)]
+    response = jsonify(name="Kings Corners Scorekeeper", short_name="Kings Corners",
+                       description=DESCRIPTION, start_url=url_for("main.home"), scope="/",
+                       display="standalone", orientation="portrait",
+                       background_color="#11161d", theme_color="#11161d", icons=icons)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.route("/healthz")

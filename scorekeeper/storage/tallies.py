@@ -131,7 +131,10 @@ def apply(before: Counted, after: Counted, session=None) -> None:
     """Write the difference between what games added before a change and what they add now."""
     session = session or db.session
     rows = []
-    for key in before.counts.keys() | after.counts.keys():
+    # In one order, the same for every transaction: two games changing one player's rows at
+    # once then lock them in the same order and one waits for the other, where in the order
+    # of a set PostgreSQL could find each waiting on the other (a deadlock, one save lost).
+    for key in sorted(before.counts.keys() | after.counts.keys()):
         change = Counter(after.counts.get(key, Counter()))
         change.subtract(before.counts.get(key, Counter()))
         if any(change.values()):

@@ -5,7 +5,8 @@ fresh SQLite database (four games a night, 4-6 players, penalty and both chip se
 20 hands a game), fills the results cache, serves the app with waitress on loopback, and
 times each page against a bare route (/healthz) in the same run, interleaved. It prints,
 per page: median and p99 ms, the ratio of the median to the bare route's, SQL statements
-per request, and bytes on the wire (compressed as a phone asks).
+per request, and bytes on the wire (compressed as a phone asks); then the same page cold,
+with nothing kept under the change stamp, as the first phone to open it after a write.
 """
 
 from __future__ import annotations
@@ -86,17 +87,27 @@ def one(connection, path: str) -> tuple[float, int]:
 
 
 def measure(app, port: int, pages: list[tuple[str, str, int]]) -> list[str]:
-    """Time each page against the bare route, interleaved; return the table's rows."""
+    """Time each page against the bare route, interleaved; return the table's rows.
+
+    Each page is timed as phones open it (what it read kept under the change stamp, as
+    after the first visit) and cold (nothing kept: the first visit after any write).
+    """
     statements: list[str] = []
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2])
+                 if args[2] != "BEGIN" else None)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     rows = []
     for label, path, repeat in pages:
-        bare, timed, size = [], [], 0
+        bare, timed, cold, size = [], [], [], 0
         for _ in range(repeat):
             bare.append(one(connection, "/healthz")[0])
+            app.extensions["kept"].clear()
+            statements.clear()
+            took, size = one(connection, path)
+            cold.append(took)
+            counted_cold = len(statements)
             statements.clear()
             took, size = one(connection, path)
             timed.append(took)
@@ -104,8 +115,10 @@ def measure(app, port: int, pages: list[tuple[str, str, int]]) -> list[str]:
         timed.sort()
         median, floor = statistics.median(timed), statistics.median(bare)
         p99 = timed[min(len(timed) - 1, int(len(timed) * 0.99))]
+        cold_median = statistics.median(cold)
         rows.append(f"{label:32} {median:9.1f} {p99:9.1f} {median / floor:8.1f}x "
-                    f"{counted:6} {size:9,}")
+                    f"{counted:6} {cold_median:9.1f} {cold_median / floor:8.1f}x "
+                    f"{counted_cold:6} {size:9,}")
     return rows
 
 
@@ -135,7 +148,7 @@ def main() -> None:
                  ("roster", "/players", 30), ("a player's page", "/players/1", 30),
                  ("backup download", "/backup/download", 3)]
         print(f"{'page':32} {'median ms':>9} {'p99 ms':>9} {'ratio':>9} {'stmts':>6} "
-              f"{'bytes':>9}")
+              f"{'cold ms':>9} {'ratio':>9} {'stmts':>6} {'bytes':>9}")
         for row in measure(app, port, pages):
             print(row)
         server.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, case, func, select
@@ -19,9 +19,24 @@ from .models import Game, GameResult, Night, Player, ResultSeat, Seat
 from .words import day
 
 
-def label(night: Night) -> str:
+def label(night: Night | NightRow) -> str:
     """Return what a night is called: its name, else its date, e.g. "Sat 21 Nov 2026"."""
     return night.name or day(night.started_at)
+
+
+@dataclass(frozen=True)
+class NightRow:
+    """A night as read, apart from the session: pages keep these between requests."""
+
+    id: int
+    started_at: datetime
+    name: str | None
+    notes: str | None
+
+    @classmethod
+    def of(cls, night: Night) -> NightRow:
+        """Return what pages show of a stored night."""
+        return cls(night.id, night.started_at, night.name, night.notes)
 
 
 @dataclass(frozen=True)
@@ -63,7 +78,7 @@ class GameSummary:
 class NightSummary:
     """A night as the history list shows it."""
 
-    night: Night
+    night: NightRow
     players: tuple[str, ...]
     games: tuple[GameSummary, ...]
     wins: tuple[tuple[str, int], ...]  # (name, games won), most first
@@ -77,7 +92,7 @@ class NightSummary:
 class NightLine:
     """A night as the list of nights shows it: who played, how many games, who won."""
 
-    night: Night
+    night: NightRow
     players: tuple[str, ...]  # in order of first seat
     games: int
     wins: tuple[tuple[str, int], ...]  # (name, games won), most first
@@ -121,8 +136,8 @@ def night_lines(shown: Sequence[Night]) -> list[NightLine]:
         games, unfinished, broken = counts.get(night.id, (0, 0, 0))
         order = players[night.id]
         ranked = sorted(won[night.id].items(), key=lambda item: (-item[1], order.index(item[0])))
-        lines.append(NightLine(night, tuple(order), games, tuple(ranked), int(unfinished or 0),
-                               int(broken or 0)))
+        lines.append(NightLine(NightRow.of(night), tuple(order), games, tuple(ranked),
+                               int(unfinished or 0), int(broken or 0)))
     return lines
 
 
@@ -178,4 +193,5 @@ def summary_of(night: Night, games: Sequence[GameSummary]) -> NightSummary:
             unfinished += 1
     order = list(players)
     ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
-    return NightSummary(night, tuple(players), tuple(games), tuple(ranked), unfinished, broken)
+    return NightSummary(NightRow.of(night), tuple(players), tuple(games), tuple(ranked),
+                        unfinished, broken)

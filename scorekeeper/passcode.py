@@ -14,14 +14,15 @@ import hashlib
 import unicodedata
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g, redirect, render_template, request, url_for
+from flask import Flask, current_app, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
 from .models import Setting
 from .rules import RuleError
+from .storage import stamp
 
 NAME = "passcode"  # its row in `setting`
 COOKIE = "kc_table"
@@ -58,19 +59,15 @@ def clean(text: str | None, field: str = "passcode") -> str:
     return text
 
 
-STORED = select(Setting.value).where(Setting.name == NAME)
-
-
 def _hash() -> str | None:
-    """Return the stored hash, read once per request, or None when there is no passcode."""
-    if "passcode_hash" not in g:
-        g.passcode_hash = db.session.connection().execute(STORED).scalar()
-    return g.passcode_hash
+    """Return the stored hash (read once per request, with the change stamp), or None when
+    there is no passcode."""
+    return stamp.settings().get(NAME)
 
 
 def _changed() -> None:
     """Forget what this request read: the passcode was just changed."""
-    g.pop("passcode_hash", None)
+    stamp.forget_read()
 
 
 def is_on() -> bool:

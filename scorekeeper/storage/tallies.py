@@ -23,6 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
 from ..models import Game, GameResult, Night, PlayerTally, ResultFact, ResultSeat
+from . import stamp
 
 COUNTS = ("games", "wins", "ahead", "behind", "level")
 Key = tuple[int, str, str]  # (player id, kind, key)
@@ -145,6 +146,7 @@ def apply(before: Counted, after: Counted, session=None) -> None:
     if not rows:
         return
     connection = session.connection()
+    stamp.wrote(session)  # written on the connection, where the session does not see it
     connection.execute(_add(connection.dialect.name), rows)
     connection.execute(GONE, [{"p": row["player_id"], "k": row["kind"], "w": row["key"]}
                               for row in rows])

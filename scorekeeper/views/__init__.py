@@ -19,7 +19,7 @@ from markupsafe import Markup
 from werkzeug.routing import IntegerConverter
 
 from .. import charts, variants
-from ..storage import Loaded, locked_game, read_game
+from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
 
 
@@ -38,6 +38,7 @@ def register_blueprints(app: Flask) -> None:
     """Attach the blueprint `bp` of every view module and of every variant's `views`."""
     app.url_map.converters["int"] = IdConverter
     app.extensions["drawn"] = Drawn()
+    app.extensions["kept"] = stamp.Kept()
     modules = [f"{__name__}.{info.name}"
                for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)]
     for home in variants.homes():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import groupby
+from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
@@ -10,7 +12,7 @@ from .. import csv_export, history, rules
 from ..extensions import db
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..models import Game, Night
-from ..storage import Loaded, nights, touch
+from ..storage import Loaded, nights, stamp, touch
 from ..words import capital
 from . import expired, game_or_404, game_view, locked_or_404, refusal
 
@@ -28,21 +30,34 @@ def night_label(night: Night) -> str:
 def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
     page = request.args.get("page", 1, type=int)
+    listing = stamp.kept(("history", page), lambda: _listing(page))
+    if listing is None:
+        abort(404)
+    return render_template("history/index.html", **listing)
+
+
+def _listing(page: int) -> dict | None:
+    """Read a page of the list of nights (None if there is no such page), apart from the
+    session, so it is kept until anything is written."""
     years, total = nights.year_pages(PER_PAGE)
     if not 1 <= page <= max(1, -(-total // PER_PAGE)):
-        abort(404)
-    pages = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
+        return None
+    found = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
                         count=False)
-    pages.total = total  # the years' counts add up to it: no second count of every night
-    summaries = history.night_lines(pages.items)
+    found.total = total  # the years' counts add up to it: no second count of every night
+    summaries = history.night_lines(found.items)
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]
-    return render_template("history/index.html", pages=pages, months=months, years=years)
+    pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
+                            has_prev=found.has_prev, prev_num=found.prev_num,
+                            has_next=found.has_next, next_num=found.next_num)
+    return {"pages": pages, "months": months, "years": years}
 
 
 def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
     """Render a night: its games' final standings and the name-and-notes form."""
-    return render_template("history/night.html", summary=history.summarise(night), form=form,
+    summary = stamp.kept(("night", night.id), lambda: history.summarise(night))
+    return render_template("history/night.html", summary=summary, form=form,
                            errors=errors, label=history.label(night)), status
 
 
@@ -67,27 +82,38 @@ def night(night_id: int):
     return _night_page(found, form, errors, 422 if errors else 200)
 
 
-def _move_form(game: Loaded, night: Night | None, formdata=None) -> tuple[MoveGameForm, list]:
-    """Return the move form with the nights it offers, and those nights."""
-    offered = nights.neighbours(night) if night else []
+def _move_form(offered: Sequence[history.NightRow], formdata=None) -> MoveGameForm:
+    """Return the move form offering these nights."""
     form = MoveGameForm(formdata=formdata)
     form.night.choices = [(str(other.id), history.label(other)) for other in offered]
     form.night.choices.append(("new", "A night of its own"))
-    return form, offered
+    return form
+
+
+def _offered(night: Night | None) -> list[history.NightRow]:
+    """Return the nights a game of this night may move to."""
+    return [history.NightRow.of(other) for other in nights.neighbours(night)] if night else []
+
+
+def _whereabouts(game: Loaded) -> dict:
+    """Read the game's night, the nights it may move to with their game counts, and which
+    game of its night it is, apart from the session, so it is kept until anything is written."""
+    night_ = db.session.get(Night, game.night_id) if game.night_id else None
+    offered = _offered(night_)
+    shown = [other.id for other in offered] + ([night_.id] if night_ else [])
+    counts = nights.game_counts(shown, game.id)  # theirs, and this game's place in its own
+    return {"night": night_ and history.NightRow.of(night_),
+            "night_label": history.label(night_) if night_ else None,
+            "number": counts[night_.id][1] if night_ else None, "neighbours": offered,
+            "counts": {night_id: games for night_id, (games, _) in counts.items()}}
 
 
 def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
-    night_ = db.session.get(Night, game.night_id) if game.night_id else None
-    offered_form, offered = _move_form(game, night_)
-    shown = [other.id for other in offered] + ([night_.id] if night_ else [])
-    counts = nights.game_counts(shown, game.id)  # theirs, and this game's place in its own
+    where = stamp.kept(("game page", game.id), lambda: _whereabouts(game))
     return render_template(
-        "history/game.html", form=ConfirmForm(), move_form=form or offered_form,
-        move_error=error, night=night_, night_label=history.label(night_) if night_ else None,
-        number=counts[night_.id][1] if night_ else None, neighbours=offered,
-        counts={night_id: games for night_id, (games, _) in counts.items()},
-        **game_view(game)), 422 if error else 200
+        "history/game.html", form=ConfirmForm(), move_form=form or _move_form(where["neighbours"]),
+        move_error=error, **where, **game_view(game)), 422 if error else 200
 
 
 @bp.route("/games/<int:game_id>")
@@ -101,7 +127,7 @@ def move(game_id: int):
     """Move a game to another night, or to a night of its own."""
     found = locked_or_404(game_id)
     row = db.session.get(Game, found.id)
-    form, _ = _move_form(found, row.night, request.form)
+    form = _move_form(_offered(row.night), request.form)
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _game_page(found, form, expired("moved"))

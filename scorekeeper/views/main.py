@@ -16,7 +16,7 @@ from .. import history, variants
 from ..extensions import db
 from ..forms import HandForm
 from ..models import Game, GameResult
-from ..storage import Unreadable, read_game, read_games
+from ..storage import Unreadable, read_game, read_games, stamp
 
 bp = Blueprint("main", __name__)
 RECENT = 8
@@ -27,6 +27,11 @@ DESCRIPTION = ("The score of tonight's Kings Corners game on every phone at the 
 @bp.route("/")
 def home():
     """Show the game in progress first, then the latest games."""
+    return render_template("home.html", **stamp.kept(("home",), _home))
+
+
+def _home() -> dict:
+    """Read the games home shows, kept until anything is written."""
     ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
                              .limit(RECENT + 4)).all()
     listed = history.summaries(ids)
@@ -38,7 +43,7 @@ def home():
     loaded = read_games(going)
     in_progress = [(loaded[i], variants.get(loaded[i].variant)) for i in going
                    if i in loaded and loaded[i].readable]
-    return render_template("home.html", in_progress=in_progress, recent=recent, broken=broken)
+    return {"in_progress": in_progress, "recent": recent, "broken": broken}
 
 
 @bp.route("/watch")

@@ -11,7 +11,7 @@ from ..extensions import db
 from ..forms import MergeForm, RenameForm
 from ..models import Player
 from ..passcode import asks
-from ..storage import lock
+from ..storage import lock, stamp
 from ..storage import players as stored
 from ..storage.locks import games_of
 from ..words import plural
@@ -23,17 +23,19 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 @bp.route("", endpoint="roster")
 def list_players():
     """List everyone on the roster with their finished games and wins."""
-    return render_template("players/roster.html", players=stored.roster(),
-                           record=roster.records(), empty=stats.Record())
+    players, record = stamp.kept(("roster",), lambda: (stored.roster(), roster.records()))
+    return render_template("players/roster.html", players=players, record=record,
+                           empty=stats.Record())
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
     """Render a player's page, with the rename form as typed and its error, if any."""
-    figures = roster.player_stats(player)
+    figures, others = stamp.kept(("player", player.id), lambda: (
+        roster.player_stats(player), stored.anyone_else(player)))
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
-        merge_candidates=stored.anyone_else(player)), 422 if error else 200
+        merge_candidates=others), 422 if error else 200
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:

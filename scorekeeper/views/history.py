@@ -7,6 +7,7 @@ from itertools import groupby
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from .. import csv_export, history, rules
 from ..extensions import db
@@ -33,12 +34,12 @@ def index():
     listing = stamp.kept(("history", page), lambda: _listing(page))
     if listing is None:
         abort(404)
-    return render_template("history/index.html", **listing)
+    return render_template("history/index.html", listing=listing)
 
 
-def _listing(page: int) -> dict | None:
-    """Read a page of the list of nights (None if there is no such page), apart from the
-    session, so it is kept until anything is written."""
+def _listing(page: int) -> Markup | None:
+    """Read and draw a page of the list of nights (None if there is no such page), kept
+    until anything is written."""
     years, total = nights.year_pages(PER_PAGE)
     if not 1 <= page <= max(1, -(-total // PER_PAGE)):
         return None
@@ -51,14 +52,21 @@ def _listing(page: int) -> dict | None:
     pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
                             has_prev=found.has_prev, prev_num=found.prev_num,
                             has_next=found.has_next, next_num=found.next_num)
-    return {"pages": pages, "months": months, "years": years}
+    return Markup(render_template("history/_listing.html", pages=pages, months=months,
+                                  years=years))
 
 
 def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
     """Render a night: its games' final standings and the name-and-notes form."""
-    summary = stamp.kept(("night", night.id), lambda: history.summarise(night))
-    return render_template("history/night.html", summary=summary, form=form,
+    summary, games = stamp.kept(("night", night.id), lambda: _night_games(night))
+    return render_template("history/night.html", summary=summary, games=games, form=form,
                            errors=errors, label=history.label(night)), status
+
+
+def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
+    """Read a night's summary and draw its games, kept until anything is written."""
+    summary = history.summarise(night)
+    return summary, Markup(render_template("history/_night_games.html", summary=summary))
 
 
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])

@@ -239,3 +239,33 @@ def test_two_games_ending_at_once_both_count_in_a_shared_player_s_tallies(server
             record = roster.player_stats(ann)
             assert (record.overall.played, record.overall.wins) == (2 * (trial + 1), trial + 1)
             db.session.remove()
+
+
+def test_pages_opened_while_hands_are_saved_never_stay_behind(server):
+    """Phones open history, the roster, a player's and a game's page while a hand is saved.
+
+    What they read is kept under the change stamp they read first; once the save is in,
+    each page as the next phone opens it must equal the page read with nothing kept.
+    """
+    app, port = server
+    client = setup_client(app)
+    game_id = start_game(client, P, target=100)
+    paths = ["/", "/history/", "/history/nights/1", f"/history/games/{game_id}", "/players",
+             "/players/2"]
+    token = re.compile(r'name="(csrf_token|token)" type="hidden" value="[^"]*"')
+
+    def page(path: str) -> str:
+        status, _, body = send(port, path)
+        assert status == 200, path
+        return token.sub("", body)
+
+    for number in range(1, TRIALS + 1):
+        hand = hand_data(P, "Ann", {"Ben": 1 + number % 2, "Cy": 1}, number)
+        answers = together(port, (f"/games/{game_id}/hands/new", hand),
+                           *((path, None) for path in paths * 2))
+        assert answers[0][0] == 302, answers[0]
+        shown = {path: page(path) for path in paths}
+        assert f"{number} hand" in shown["/history/nights/1"]
+        app.extensions["kept"].clear()
+        for path in paths:
+            assert page(path) == shown[path], (number, path)

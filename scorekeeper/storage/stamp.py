@@ -73,6 +73,8 @@ class Kept:
                 self._kept.move_to_end(key)
                 return self._kept[key]
         value = read()
+        if not _unmoved(key[-1]):
+            return value  # a write landed while it was read: shown, not kept
         with self._lock:
             self._kept[key] = value
             while len(self._kept) > self.size:
@@ -83,6 +85,22 @@ class Kept:
         """Forget everything kept (to time a page cold, or to compare with a fresh read)."""
         with self._lock:
             self._kept.clear()
+
+
+def _unmoved(stamp: str | None) -> bool:
+    """Tell whether the stamp is still the one a reading began at.
+
+    SQLite reads a request in one snapshot, so it always is. A database server reads each
+    statement as committed at that moment, so a write may land between two of a reading's
+    statements: such a reading is shown but not kept.
+    """
+    connection = db.session.connection()
+    if connection.dialect.name == "sqlite":
+        return True
+    return connection.execute(_STAMP).scalar() == stamp
+
+
+_STAMP = select(Setting.value).where(Setting.name == NAME)
 
 
 def kept(key: tuple, read: Callable[[], T]) -> T:

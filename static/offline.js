@@ -276,7 +276,7 @@
     return match ? match[1] : "";
   };
   var labelOf = function (number) {
-    var h1 = $(".game-head h1") || $("main h1");
+    var h1 = form && ($(".game-head h1") || $("main h1"));
     var word = h1 ? h1.textContent.trim().replace(/\s*\d+\s*$/, "") : "Hand";
     return (word || "Hand") + " " + number;
   };
@@ -327,27 +327,53 @@
       render();
       return;
     }
+    // With a connection the form is posted as it always is; the service worker (over
+    // HTTPS) brings it back here if the post cannot get through after all.
+    if (navigator.onLine !== false) return;
     event.preventDefault();
     var tokenField = $("input[name=token]", form);
     if (tokenField && !tokenField.value) tokenField.value = newToken().slice(0, 22);
-    var body = new URLSearchParams(new FormData(form)).toString();
-    var num = ($("input[name=number]", form) || {}).value || "";
-    var tokenValue = tokenField ? tokenField.value : "";
+    enqueue(form.action, new URLSearchParams(new FormData(form)).toString());
+  });
+
+  /* Queue a hand posted from this page's form (a new one, or the same one saved again). */
+  var enqueue = function (url, body) {
+    var fields = new URLSearchParams(body);
+    var num = fields.get("number") || "";
+    var tokenValue = fields.get("token") || "";
     change(function (list) {
       for (var i = 0; i < list.length; i++) {
         if (tokenValue && list[i].token === tokenValue) {
           // Saved again from the same form: what is waiting becomes what is there now.
-          if (list[i].id !== sending) { list[i].body = body; list[i].state = "waiting"; }
+          if (list[i].id !== sending) { list[i].body = body; list[i].state = "waiting"; list[i].page = PAGE; }
           return;
         }
       }
-      list.push({ id: newToken(), url: form.action, body: body, game: gameOf(form.action),
-                  number: num, label: labelOf(num), token: tokenValue, page: PAGE,
-                  state: "waiting", at: Date.now() });
+      list.push({ id: newToken(), url: url, body: body, game: gameOf(url), number: num,
+                  label: labelOf(num), token: tokenValue, page: PAGE, state: "waiting",
+                  at: Date.now(), waited: true });
     });
     render();
     flush();
-  });
+  };
+
+  /* A post the service worker could not get through: it came back here with the form's
+     fields after the # (kept on the phone only, never sent). */
+  var HASH = "#kc-hand=";
+  if (window.location.hash.indexOf(HASH) === 0) {
+    var carried = decodeURIComponent(window.location.hash.slice(HASH.length));
+    history.replaceState(history.state, "", window.location.pathname + window.location.search);
+    if (recording) {
+      // The form shows the hand that waits (a set of keys takes its value by name).
+      new URLSearchParams(carried).forEach(function (value, name) {
+        var field = form.elements[name];
+        if (field && name !== "csrf_token") field.value = value;
+      });
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    // Queued even where the form could not be shown (the offline page): it was posted here.
+    enqueue(window.location.href, carried);
+  }
 
   /* ---- When the connection comes and goes ---------------------------------------------- */
   window.addEventListener("online", function () { offline = false; render(); flush(); });

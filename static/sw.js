@@ -6,7 +6,8 @@
      a page never opened here: the offline page.
    - Everything else (a game's version, the preview, notices, every POST): the network
      only. Live data is never answered from a cache, and nothing sent is ever held here:
-     a hand saved with no connection waits in the page's own queue (offline.js).
+     a hand saved with no connection waits in the page's own queue (offline.js); one
+     whose post does not get through is handed back to it (handPost).
    A new version of the app is a new worker with a new cache; the old cache is dropped. */
 "use strict";
 var CACHE = "kings-corners-" + CONFIG.version;
@@ -114,11 +115,31 @@ var kept = function (request) {
   });
 };
 
+/* A hand posted from the record form that cannot get through (no answer at all: nothing
+   reached the server, or its answer was lost): back to the form, with what was posted
+   after the # for offline.js to queue. It keeps its once-only token, so if the server
+   did save it, sending it again records nothing twice. */
+var POST_WAIT_MS = 20000;
+var handPost = function (event) {
+  var request = event.request;
+  return request.clone().text().then(function (body) {
+    var answered = fetch(request);
+    var late = new Promise(function (resolve, reject) { setTimeout(reject, POST_WAIT_MS); });
+    return Promise.race([answered, late]).catch(function () {
+      return Response.redirect(request.url.split("#")[0] + "#kc-hand=" + encodeURIComponent(body), 303);
+    });
+  });
+};
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET" || request.headers.has("Range")) return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && request.mode === "navigate" && CONFIG.hand.test(url.pathname)) {
+    event.respondWith(handPost(event));
+    return;
+  }
+  if (request.method !== "GET" || request.headers.has("Range")) return;
   if (request.mode === "navigate") {
     event.respondWith(page(event));
   } else if (url.pathname.indexOf(CONFIG.static) === 0 && url.searchParams.has("v")) {

@@ -50,7 +50,10 @@ def _worker() -> str:
     digest.update("\n".join(kept).encode())
     config = {"version": digest.hexdigest()[:12], "keep": kept,
               "offline": url_for("offline.page"), "static": app.static_url_path + "/"}
-    script = f"var CONFIG = {json.dumps(config)};\n{source}"
+    # Where a hand is recorded (hands.record): /games/<id>/hands/new.
+    hand = url_for("hands.record", game_id=1).replace("/1/", "/\\d+/")
+    script = (f"var CONFIG = {json.dumps(config)};\n"
+              f"CONFIG.hand = new RegExp({json.dumps('^' + hand + '$')});\n{source}")
     app.extensions["offline-worker"] = script
     return script
 

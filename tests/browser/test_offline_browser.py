@@ -6,11 +6,23 @@ worker registers there as it does over `make run HTTPS=1`."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
+import shutil
+import socket
+import threading
+from pathlib import Path
 
-from tests.browser.conftest import shot
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+from scorekeeper.extensions import db
+from tests.browser.conftest import CHROMIUM_FLAGS, PHONE, Taps, shot
 from tests.browser.test_passcode_browser import other_phone, unlock
 from tests.browser.test_penalty_browser import start, totals
+from tests.conftest import make_app, serve
 
 WAITING = ".kc-queue .kc-line.waiting"
 
@@ -196,3 +208,131 @@ def test_a_hand_waiting_on_a_locked_table_is_sent_after_the_passcode(phone, brow
         assert totals(other) == {"Ben": 0, "Ann": 3, "Cy": 5}
     finally:
         context.close()
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """An app of the test's own, on a copy of the static files it may change, served live."""
+    static = tmp_path / "static"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "static", static)
+    app = make_app(tmp_path / "own.sqlite", csrf=True)
+    app.static_folder = str(static)
+    server, base = serve(app)
+    yield app, base, static
+    server.close()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_a_hand_whose_post_cannot_get_through_waits_and_is_sent_once(browser, tmp_path):
+    """The phone thinks it is online, but the table's machine does not answer (a weak
+    signal, the laptop's Wi-Fi dropping): the worker hands the post back to the form, where
+    it waits; when the machine answers again it is sent, once."""
+    app = make_app(tmp_path / "gone.sqlite", csrf=True)
+    server, base = serve(app)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  base_url=base)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        taps = Taps(page)
+        start(page, taps, ["Ann", "Ben", "Cy"])
+        board = page.url
+        controlled(page)
+        taps.tap("#record-hand")
+        page.wait_for_selector("#hand-form")  # through the worker, which keeps it
+        fill_hand(page, taps, "Ben", {"Ann": 3, "Cy": 5})
+        # The machine stops answering; the phone does not know.
+        context.route("**/*", lambda route: route.abort("connectionrefused"))
+        taps.tap("#save-hand")
+        waiting = page.locator(WAITING)
+        waiting.wait_for()
+        assert "Hand 1 waiting to send" in waiting.inner_text()
+        assert page.evaluate("navigator.onLine")
+        assert "#" not in page.url  # what was posted is not left in the address
+        # The form shows the hand that waits.
+        assert page.locator(".player[data-name='Ann'] input[name='cards-0']:checked"
+                            ).get_attribute("value") == "3"
+
+        context.unroute("**/*")
+        page.wait_for_url(board, timeout=20_000)
+        page.wait_for_selector(".standings")
+        assert totals(page) == {"Ben": 0, "Ann": 3, "Cy": 5}
+        assert len(hands_on_board(page, board)) == 1
+    finally:
+        context.close()
+        server.close()
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_a_new_version_of_the_app_brings_a_new_worker_and_drops_the_old_cache(
+        browser, own_server):
+    app, base, static = own_server
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  base_url=base)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        controlled(page)
+        first = page.evaluate("caches.keys()")
+        assert len(first) == 1 and first[0].startswith("kings-corners-")
+
+        # A new version is deployed: a stylesheet changed.
+        with open(static / "app.css", "a") as css:
+            css.write("\n/* a new version */\n")
+        app.debug = True  # names files by their content afresh, as a restarted server does
+        page.reload()
+        page.wait_for_function(
+            "old => caches.keys().then(k => k.length === 1 && k[0] !== old)", arg=first[0])
+        page.reload()
+        href = page.evaluate("document.querySelector('link[href*=\"app.css\"]').href")
+        kept = page.evaluate("caches.keys().then(k => caches.open(k[0]))"
+                             ".then(c => c.keys()).then(r => r.map(x => x.url))")
+        assert href in kept  # the new stylesheet, kept ahead by the new worker
+    finally:
+        context.close()
+
+
+def spki_hash(cert_path: Path) -> str:
+    """Return a certificate's public key as Chromium names it (base64 of its SHA-256)."""
+    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    der = cert.public_key().public_bytes(serialization.Encoding.DER,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+def test_over_https_the_app_is_a_secure_context_with_its_worker(browser, tmp_path):
+    """The server `make run HTTPS=1` starts, in a thread: a Chromium told to accept the
+    machine's own certificate (as a phone does once it trusts the table's authority) opens
+    the app over HTTPS, a secure context, and the worker takes the page."""
+    from scorekeeper.serve import https_server
+
+    app = make_app(tmp_path / "tls.sqlite", csrf=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server, made = https_server(app, "127.0.0.1", port, tmp_path / "tls")
+    threading.Thread(target=server.safe_start, daemon=True).start()
+    trusting = browser.browser_type.launch(
+        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
+        headless=True, args=[*CHROMIUM_FLAGS,
+                             f"--ignore-certificate-errors-spki-list={spki_hash(made.files.cert)}"])
+    context = trusting.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                   base_url=f"https://localhost:{port}")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto("/")
+        assert page.evaluate("location.protocol") == "https:"
+        assert page.evaluate("window.isSecureContext")
+        controlled(page)
+        assert page.locator(".join small").first.inner_text().startswith("https://")
+        page.goto("/trust")
+        assert page.locator("a[data-ca]").get_attribute("href") == "/ca.crt"
+    finally:
+        context.close()
+        trusting.close()
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()

@@ -197,6 +197,17 @@
 
   /* Send the next waiting hand, one at a time across every page of the app on this phone
      (Web Locks where there are; the once-only token makes a race harmless where not). */
+  /* This page's own hand was sent by another page of the app on this phone: go on to
+     where it went, as if it had been sent from here. */
+  var followMine = function () {
+    if (leaving || !$("#hand-form")) return false;
+    var mine = read(SENT_KEY).filter(function (s) { return s.page === PAGE && s.where; })[0];
+    if (!mine) return false;
+    leaving = true;
+    window.location.assign(mine.where);
+    return true;
+  };
+
   var unlocking = !!$("input[name=unlock_passcode]");  // the page that asks for the passcode
   var flush = function () {
     if (sending || leaving || unlocking) return;
@@ -214,7 +225,7 @@
     go.then(function (outcome) {
       sending = null;
       var item = outcome.item;
-      if (outcome.kind === "gone") { flush(); return; }
+      if (outcome.kind === "gone") { if (!followMine()) flush(); return; }
       if (outcome.kind === "offline") {
         offline = true;
         change(function (list) { var i = find(list, item.id); if (i >= 0) { list[i].waited = true; delete list[i].locked; } });
@@ -246,7 +257,8 @@
           var sent = read(SENT_KEY).filter(function (s) {
             return s.id !== item.id && Date.now() - s.sentAt < SHOW_SENT_MS;
           });
-          sent.push({ id: item.id, label: item.label, sentAt: Date.now() });
+          sent.push({ id: item.id, label: item.label, sentAt: Date.now(), page: item.page,
+                      where: outcome.where });
           write(sent, SENT_KEY);
         }
         if (mine) { leaving = true; window.location.assign(outcome.where); return; }
@@ -379,7 +391,11 @@
   window.addEventListener("online", function () { offline = false; render(); flush(); });
   window.addEventListener("offline", function () { offline = true; render(); });
   window.addEventListener("storage", function (event) {
-    if (event.key === KEY || event.key === SENT_KEY) { render(); flush(); }
+    if (event.key === KEY || event.key === SENT_KEY) {
+      if (followMine()) return;
+      render();
+      flush();
+    }
   });
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) { leaving = false; render(); flush(); }

@@ -328,8 +328,11 @@ def test_over_https_the_app_is_a_secure_context_with_its_worker(browser, tmp_pat
         assert page.evaluate("window.isSecureContext")
         controlled(page)
         assert page.locator(".join small").first.inner_text().startswith("https://")
-        page.goto("/trust")
+        page.goto("/join")  # the big QR code tells a new phone where to trust it
+        page.click("text=trust the table's certificate")
         assert page.locator("a[data-ca]").get_attribute("href") == "/ca.crt"
+        assert page.evaluate("fetch('/ca.crt').then(r => r.headers.get('Content-Type'))") \
+            == "application/x-x509-ca-cert"
     finally:
         context.close()
         trusting.close()

@@ -60,6 +60,7 @@
   var busySince = 0;
   var savedCopy = document.documentElement.getAttribute("data-saved-copy");
   var editNote = "";
+  var tapsFirst = null;  // a hand waiting for its game's chips taps to be sent first
 
   /* ---- What this phone is told: a strip at the foot of every page -------------------- */
   var strip = document.createElement("div");
@@ -103,6 +104,10 @@
         lines.push(line("refused", item.label + " was not saved: " + item.reason, [
           { label: "Open it", act: function () { openItem(item.id); } },
           { label: "Discard", aria: "Discard " + item.label, act: function () { discard(item.id); } }]));
+      } else if (item.id === tapsFirst) {
+        // chips.js sends its taps from the game's page.
+        lines.push(line("waiting", item.label + " waiting to send · the chips taps before it go first.",
+          $("[data-live-panel]") ? [] : [{ label: "Open the game", act: function () { window.location.href = item.game; } }]));
       } else if (item.locked) {
         lines.push(line("waiting", item.label + " waiting to send · this phone needs the table passcode.", [
           { label: "Unlock", act: function () { window.location.href = item.locked; } }]));
@@ -195,8 +200,6 @@
     });
   };
 
-  /* Send the next waiting hand, one at a time across every page of the app on this phone
-     (Web Locks where there are; the once-only token makes a race harmless where not). */
   /* This page's own hand was sent by another page of the app on this phone: go on to
      where it went, as if it had been sent from here. */
   var followMine = function () {
@@ -209,10 +212,18 @@
   };
 
   var unlocking = !!$("input[name=unlock_passcode]");  // the page that asks for the passcode
+  /* Send the next waiting hand, one at a time across every page of the app on this phone
+     (Web Locks where there are; the once-only token makes a race harmless where not). */
   var flush = function () {
     if (sending || leaving || unlocking) return;
     var next = read().filter(function (i) { return i.state === "waiting"; })[0];
     if (!next) { render(); return; }
+    // A chips game's taps of this hand still waiting in chips.js's own queue go first:
+    // saving the hand takes the taps of the hand in progress with it.
+    var taps = read("kings-corners:chips-queue:" + (/(\d+)$/.exec(next.game) || [])[1])
+      .filter(function (tap) { return String(tap.hand) === String(next.number); });
+    tapsFirst = taps.length ? next.id : null;
+    if (tapsFirst) { render(); schedule(); return; }
     sending = next.id;
     busySince = Date.now();
     window.setTimeout(render, BUSY_SHOWN_MS + 50);

@@ -130,6 +130,7 @@ def test_a_waiting_hand_survives_a_reload_with_no_connection(phone):
     taps.tap("#record-hand")
     page.wait_for_selector("#hand-form")
     page.reload()  # the form, kept by the worker
+    kept_token = page.locator("input[name=token]").input_value()
     page.context.set_offline(True)
     fill_hand(page, taps, "Cy", {"Ann": 2, "Ben": 4})
     taps.tap("#save-hand")
@@ -137,16 +138,25 @@ def test_a_waiting_hand_survives_a_reload_with_no_connection(phone):
 
     page.reload()  # the saved copy of the form: the waiting hand is still there
     assert "Hand 1 waiting to send" in page.locator(WAITING).inner_text()
-    # The form is now for the hand after it, with a once-only token of its own.
+    # The form is now for the hand after it, with a once-only token of its own: the copy's
+    # token is hand 1's, and hand 2 sent with it would be taken for hand 1 sent again.
     assert page.locator("input[name=number]").input_value() == "2"
     assert page.locator("#save-hand").inner_text().endswith("2")
+    assert page.locator("input[name=token]").input_value() != kept_token
+
+    # The next hand, also with no connection, waits behind it.
+    fill_hand(page, taps, "Ann", {"Ben": 1, "Cy": 3})
+    taps.tap("#save-hand")
+    page.wait_for_function("() => document.querySelectorAll('.kc-queue .kc-line.waiting')"
+                           ".length === 2")
+    assert "Hand 2 waiting to send" in page.locator(WAITING).nth(1).inner_text()
 
     page.context.set_offline(False)
-    page.wait_for_selector(".kc-queue .kc-line.sent")
+    page.wait_for_url(board)  # both sent, in order; then on from hand 2's form
+    page.wait_for_selector(".standings")
     assert page.locator(WAITING).count() == 0
-    assert "/hands/new" in page.url  # the person's form stays open
-    assert len(hands_on_board(page, board)) == 1
-    assert totals(page) == {"Cy": 0, "Ann": 2, "Ben": 4}
+    assert len(hands_on_board(page, board)) == 2
+    assert totals(page) == {"Ann": 2, "Cy": 3, "Ben": 5}
 
 
 def test_two_pages_racing_to_send_the_queue_record_the_hand_once(phone):

@@ -3,6 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+HTTPS ?=  # make run HTTPS=1: over HTTPS, on a certificate made on the first run
 
 .PHONY: install install-test run test lint bench clean
 
@@ -22,7 +23,7 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 
 run: install
 	$(BIN)/flask --app app db upgrade
-	$(BIN)/python -m scorekeeper.serve --port $(PORT)
+	$(BIN)/python -m scorekeeper.serve --port $(PORT)$(if $(filter-out 0 no,$(HTTPS)), --https)
 
 test: install-test
 	$(BIN)/ruff check .

@@ -21,7 +21,8 @@ from .network import lan_addresses
 
 # No script but the app's own files; styles may be inline (the charts' bars and sizes).
 POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-          "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+          "img-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+          "frame-ancestors 'none'; "
           "base-uri 'none'; form-action 'self'; object-src 'none'")
 HEADERS = {
     "Content-Security-Policy": POLICY,

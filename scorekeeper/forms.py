@@ -32,6 +32,12 @@ class HandForm(FlaskForm):
     was = HiddenField(validators=[Optional(), Length(max=40)])  # the round, when opened
 
 
+class UndoHandForm(FlaskForm):
+    """Take back the round just saved: the once-only token it was saved with names it."""
+
+    token = HiddenField(validators=TOKEN)
+
+
 class TapForm(FlaskForm):
     """One tap of the live pot: the hand it was meant for, whose seat, what happened."""
 

@@ -14,6 +14,11 @@
     var ask = form.getAttribute("data-confirm");
     if (ask && !window.confirm(ask)) { event.preventDefault(); return; }
     if (form.dataset.sent) { event.preventDefault(); return; }
+    /* Asked here (or an undo, quick on purpose): without JavaScript a page asks instead. */
+    if (ask || form.hasAttribute("data-quick")) {
+      var yes = $("input[name=confirmed]", form) || form.appendChild(document.createElement("input"));
+      yes.type = "hidden"; yes.name = "confirmed"; yes.value = "1";
+    }
     form.dataset.sent = "1";
     $$("button[type=submit]", form).forEach(function (b) { b.setAttribute("aria-busy", "true"); });
   });

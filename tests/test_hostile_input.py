@@ -95,7 +95,8 @@ def forms(games: dict[str, int]) -> list[tuple[str, dict[str, str]]]:
         (f"/games/{penalty}/hands/new", hand),
         (f"/games/{penalty}/hands/1/edit", {**hand, "number": "1", "was": ""}),
         (f"/games/{penalty}/hands/2/preview", hand),
-        (f"/games/{penalty}/hands/last/delete", {"number": "1"}),
+        (f"/games/{penalty}/hands/last/delete", {"number": "1", "confirmed": "1"}),
+        (f"/games/{penalty}/hands/1/undo", {"token": "t-1", "confirmed": "1"}),
         (f"/games/{chips}/chips/events", {"number": "1", "player": "0", "kind": "pass"}),
         (f"/games/{chips}/chips/undo", {"number": "1", "event": "1"}),
         (f"/games/{crown}/hands/new", {"number": "1", "token": "", "corner-0": "0",
@@ -104,7 +105,7 @@ def forms(games: dict[str, int]) -> list[tuple[str, dict[str, str]]]:
         ("/games/new", {"variant": "penalty", "dealer": "0", "seat-0": "Dee", "seat-1": "Eve",
                         "rules-penalty-target-other": "30"}),
         ("/players/1/rename", {"name": "Ann"}),
-        ("/players/1/merge", {"other": "2"}),
+        ("/players/1/merge", {"other": "2", "confirmed": "1"}),
         (f"/history/games/{penalty}/move", {"night": "new"}),
         ("/history/nights/1", {"name": "Friday", "notes": ""}),
         ("/import", {"text": "{}"}),
@@ -114,7 +115,7 @@ def forms(games: dict[str, int]) -> list[tuple[str, dict[str, str]]]:
 
 
 @FUZZ
-@given(which=st.integers(min_value=0, max_value=14), field=st.integers(min_value=0),
+@given(which=st.integers(min_value=0, max_value=15), field=st.integers(min_value=0),
        value=nasty)
 def test_no_field_of_any_form_gives_a_500(table, which, field, value):
     app, games = table

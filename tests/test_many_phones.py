@@ -69,8 +69,8 @@ def test_deleting_a_hand_that_is_no_longer_the_last_says_why_and_deletes_nothing
     for number in (1, 2):
         client.post(f"/games/{game_id}/hands/new",
                     data=hand_data(P, "Cy", {"Ann": 2, "Ben": 5}, number))
-    stale = client.post(f"/games/{game_id}/hands/last/delete", data={"number": "1"},
-                        follow_redirects=True)
+    stale = client.post(f"/games/{game_id}/hands/last/delete",
+                        data={"number": "1", "confirmed": "1"}, follow_redirects=True)
     assert ("Hand 1 is no longer the last: hand 2 was recorded since (on another phone?), "
             "so nothing was deleted.") in stale.get_data(as_text=True)
     assert "2 hands played" in stale.get_data(as_text=True)
@@ -87,7 +87,7 @@ def test_every_write_moves_the_game_s_version_on(app, client):
     seen.append(version(app, game_id))
     client.post(f"/games/{game_id}/reopen")
     seen.append(version(app, game_id))
-    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "1"})
+    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "1", "confirmed": "1"})
     seen.append(version(app, game_id))
     client.get(f"/games/{game_id}")  # reading changes nothing
     seen.append(version(app, game_id))

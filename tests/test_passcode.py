@@ -83,7 +83,10 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
                          hand_data(P, "Cy", {"Ann": 1, "Ben": 2}, number=2), {}),
         "hands.edit": (f"/games/{penalty}/hands/1/edit",
                        hand_data(P, "Ann", {"Ben": 7, "Cy": 7}, number=1), {}),
-        "hands.delete_last": (f"/games/{penalty}/hands/last/delete", {"number": "1"}, {}),
+        "hands.delete_last": (f"/games/{penalty}/hands/last/delete",
+                              {"number": "1", "confirmed": "1"}, {}),
+        "hands.undo": (f"/games/{penalty}/hands/1/undo", {"token": "t-1", "confirmed": "1"}, {}),
+        "games.rematch": (f"/games/{penalty}/rematch", {}, {}),
         "hands.preview": (f"/games/{penalty}/hands/2/preview",
                           hand_data(P, "Cy", {"Ann": 1, "Ben": 2}, number=2), {}),
         "chips.tap": (f"/games/{chips}/chips/events",
@@ -93,7 +96,7 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
         "history.move": (f"/history/games/{penalty}/move", {"night": "new"}, {}),
         "logs.import_game": ("/import", {"text": json.dumps(log)}, {}),
         "players.rename": (f"/players/{ann}/rename", {"name": "Annie"}, {}),
-        "players.merge": (f"/players/{ann}/merge", {"other": str(dup)}, {}),
+        "players.merge": (f"/players/{ann}/merge", {"other": str(dup), "confirmed": "1"}, {}),
         "backup.restore": ("/backup/restore", {}, {}),
         "settings.set_passcode": ("/settings/passcode", {"passcode": "mine now"}, {}),
         "settings.remove_passcode": ("/settings/passcode/remove", {}, {}),
@@ -290,7 +293,8 @@ def test_the_settings_page_sets_changes_and_removes_the_passcode(guarded_app, gu
     assert "Remove passcode" in done.get_data(as_text=True)
     stranger = guarded_app.test_client()
     assert stranger.get("/settings").headers["Location"] == "/unlock?next=/settings"
-    removed = guarded.post("/settings/passcode/remove", data={"csrf_token": csrf},
+    removed = guarded.post("/settings/passcode/remove",
+                           data={"csrf_token": csrf, "confirmed": "1"},
                            follow_redirects=True)
     assert "Passcode removed." in removed.get_data(as_text=True)
     assert stranger.get("/settings").status_code == 200

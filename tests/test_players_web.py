@@ -122,7 +122,7 @@ def test_merging_a_duplicate_moves_its_games_over(app, client):
     ann, dup = player_id(app, "Ann"), player_id(app, "annie b")
     page = client.get(f"/players/{ann}/merge").get_data(as_text=True)
     assert "annie b · 1 game" in page
-    response = client.post(f"/players/{ann}/merge", data={"other": str(dup)},
+    response = client.post(f"/players/{ann}/merge", data={"other": str(dup), "confirmed": "1"},
                            follow_redirects=True)
     assert "annie b merged into Ann: 1 game moved over." in text(response)
     assert "2 games 1 win 50% win rate" in text(response)
@@ -134,7 +134,7 @@ def test_merging_a_duplicate_moves_its_games_over(app, client):
 def test_two_entries_who_sat_in_the_same_game_are_not_merged(app, client):
     game_id = finished_game(client)
     ann, ben = player_id(app, "Ann"), player_id(app, "Ben")
-    response = client.post(f"/players/{ann}/merge", data={"other": str(ben)})
+    response = client.post(f"/players/{ann}/merge", data={"other": str(ben), "confirmed": "1"})
     assert response.status_code == 422
     assert alerts(response.get_data(as_text=True)) == [
         f"Ann and Ben both sat in game {game_id}, so they are two different people; "
@@ -162,7 +162,8 @@ def test_merging_rewrites_corners_dragons_and_chips_events(app, client):
     before = [client.get(f"/games/{g}/export.json").get_json()["result"]
               for g in (coronation, chips)]
     ann, dup = player_id(app, "Ann"), player_id(app, "Anny")
-    assert client.post(f"/players/{ann}/merge", data={"other": str(dup)}).status_code == 302
+    merged = client.post(f"/players/{ann}/merge", data={"other": str(dup), "confirmed": "1"})
+    assert merged.status_code == 302
     deal = client.get(f"/games/{coronation}/export.json").get_json()
     assert deal["rounds"] == [{"corners": ["Ann", "Ben", "Ann", None], "dragon": "Ann"}]
     pot = client.get(f"/games/{chips}/export.json").get_json()

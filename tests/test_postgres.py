@@ -68,7 +68,7 @@ def test_a_short_game_plays_through_to_its_winner_on_postgresql(pg):
     log = pg.get(f"/games/{game_id}/export.json").get_json()
     assert log["result"]["totals"] == {"Ann": 12, "Zoë": 4, "Cy": 25}
     assert log["result"]["over"] and log["result"]["winners"] == ["Zoë"]
-    deleted = pg.post(f"/games/{game_id}/hands/last/delete", data={"number": "2"},
+    deleted = pg.post(f"/games/{game_id}/hands/last/delete", data={"number": "2", "confirmed": "1"},
                       follow_redirects=True)
     assert "Record hand 2" in deleted.get_data(as_text=True)
 

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from scorekeeper import roster, rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Event, Player, Round
+from scorekeeper.models import Event, Game, Player, Round
 from scorekeeper.storage import read_game, results
 from tests.conftest import alerts, hand_data, make_app, serve, start_game
 from tests.test_postgres import pg_app  # noqa: F401  (the PostgreSQL app fixture)
@@ -141,7 +141,8 @@ def test_recording_while_another_phone_deletes_the_last_hand(server):
         game_id = game_with_hands(client, 2, "Cy", {"Ann": 1, "Ben": 1})
         answers = together(port, (f"/games/{game_id}/hands/new",
                                   hand_data(P, "Ann", {"Ben": 1, "Cy": 1}, 3)),
-                           (f"/games/{game_id}/hands/last/delete", {"number": "2"}))
+                           (f"/games/{game_id}/hands/last/delete",
+                            {"number": "2", "confirmed": "1"}))
         statuses = sorted(status for status, _ in answers)
         result = check_sound(app, game_id)
         if len(result.rounds) == 1:  # the delete went first: hand 3 was refused
@@ -191,7 +192,8 @@ def test_a_chips_tap_while_another_phone_deletes_the_last_hand(server):
         client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
         answers = together(port, (f"/games/{game_id}/chips/events",
                                   {"number": "2", "player": "1", "kind": "pass"}),
-                           (f"/games/{game_id}/hands/last/delete", {"number": "1"}))
+                           (f"/games/{game_id}/hands/last/delete",
+                            {"number": "1", "confirmed": "1"}))
         result = check_sound(app, game_id)
         with app.app_context():
             game = read_game(game_id)
@@ -269,3 +271,61 @@ def test_pages_opened_while_hands_are_saved_never_stay_behind(server):
         app.extensions["kept"].clear()
         for path in paths:
             assert page(path) == shown[path], (number, path)
+
+
+def test_an_undo_against_the_next_hand_from_another_phone(server):
+    """Undo takes back a hand only while it is the last: one of the two goes through."""
+    app, port = server
+    client = setup_client(app)
+    for trial in range(TRIALS):
+        game_id = game_with_hands(client, 1, "Ann", {"Ben": 1, "Cy": 1})
+        client.post(f"/games/{game_id}/hands/new",
+                    data=hand_data(P, "Cy", {"Ann": 1, "Ben": 1}, 2, token=f"mine-{trial}"))
+        answers = together(port, (f"/games/{game_id}/hands/2/undo",
+                                  {"token": f"mine-{trial}", "confirmed": "1"}),
+                           (f"/games/{game_id}/hands/new",
+                            hand_data(P, "Ann", {"Ben": 1, "Cy": 1}, 3)))
+        result = check_sound(app, game_id)
+        assert answers[0][0] == 302
+        if len(result.rounds) == 1:  # the undo went first: hand 3 was refused
+            assert answers[0][1] == "Hand 2 undone: record it again when you are ready."
+            assert answers[1][0] == 422 and "Hand 2 was deleted on another phone" in answers[1][1]
+        else:  # hand 3 went first: the undo was refused and changed nothing
+            assert len(result.rounds) == 3 and answers[1][0] == 302
+            assert answers[0][1].startswith("Hand 2 is no longer the last: hand 3 was recorded")
+
+
+def test_a_double_tapped_undo_deletes_one_hand(server):
+    app, port = server
+    client = setup_client(app)
+    for trial in range(TRIALS):
+        game_id = game_with_hands(client, 1, "Ann", {"Ben": 1, "Cy": 1})
+        client.post(f"/games/{game_id}/hands/new",
+                    data=hand_data(P, "Cy", {"Ann": 1, "Ben": 1}, 2, token=f"tap-{trial}"))
+        undo = (f"/games/{game_id}/hands/2/undo", {"token": f"tap-{trial}", "confirmed": "1"})
+        answers = together(port, undo, undo)
+        assert len(check_sound(app, game_id).rounds) == 1
+        said = sorted(text for _, text in answers)
+        assert said[0].startswith("Hand 2 undone") and said[1].startswith(
+            "Hand 2 was undone already"), answers
+
+
+def test_two_phones_tapping_rematch_together_start_one_game(server):
+    app, port = server
+    client = setup_client(app)
+    for _ in range(TRIALS):
+        game_id = start_game(client, ["Ann", "Ben"], target=5)
+        client.post(f"/games/{game_id}/hands/new",
+                    data=hand_data(["Ann", "Ben"], "Ann", {"Ben": 6}))
+        with app.app_context():
+            before = db.session.query(Game).count()
+            db.session.remove()
+        answers = together(port, (f"/games/{game_id}/rematch", {}),
+                           (f"/games/{game_id}/rematch", {}))
+        said = sorted(text for _, text in answers)
+        assert [status for status, _ in answers] == [302, 302], answers
+        assert said[0].startswith("Rematch! Ben deals first.")
+        assert said[1].startswith("The rematch had started already")
+        with app.app_context():
+            assert db.session.query(Game).count() == before + 1
+            db.session.remove()

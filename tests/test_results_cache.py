@@ -80,7 +80,8 @@ def test_after_every_kind_of_write_the_cache_equals_a_recomputation(tmp_path_fac
             client.post(f"/games/{game_id}/hands/{number}/edit",
                         data=form(variant, drawn[1], drawn[2], number))
         elif kind == "delete" and played:
-            client.post(f"/games/{game_id}/hands/last/delete", data={"number": str(played)})
+            client.post(f"/games/{game_id}/hands/last/delete",
+                        data={"number": str(played), "confirmed": "1"})
             played -= 1
         elif kind in ("end", "reopen"):
             client.post(f"/games/{game_id}/{kind}")
@@ -101,7 +102,8 @@ def test_import_restore_and_a_merge_keep_the_cache_right(app, client, tmp_path):
     log = client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
     assert client.post("/import", data={"text": log}).status_code == 302
     start_game(client, ["annie", "Dee"])  # "annie" is Ann, typed once by mistake
-    merged = client.post("/players/1/merge", data={"other": "4"}, follow_redirects=True)
+    merged = client.post("/players/1/merge", data={"other": "4", "confirmed": "1"},
+                         follow_redirects=True)
     assert "annie merged into Ann" in merged.get_data(as_text=True)
     assert consistent(app) == []
     backup = client.get("/backup/download").get_data(as_text=True)
@@ -183,7 +185,8 @@ def test_players_tallies_equal_a_fresh_count_after_moves_merges_and_deletes(tmp_
             moved = client.post(f"/history/games/{pick[0]}/move", data={"night": where})
             event(f"move answered {moved.status_code}")
         elif kind == "merge":
-            merged = client.post(f"/players/{drawn[1]}/merge", data={"other": str(drawn[2])})
+            merged = client.post(f"/players/{drawn[1]}/merge",
+                                 data={"other": str(drawn[2]), "confirmed": "1"})
             event(f"merge answered {merged.status_code}")
         elif kind == "delete" and pick:
             client.post(f"/games/{pick[0]}/delete")

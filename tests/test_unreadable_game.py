@@ -62,7 +62,7 @@ def test_its_game_log_downloads_as_entered_and_deleting_the_bad_hand_repairs_it(
     log = json.loads(client.get(f"/games/{game_id}/export.json").get_data(as_text=True))
     assert log["result"] is None and "hands.Ben.kings" in log["needs_repair"]
     assert log["rounds"][1]["hands"]["Ben"] == {"cards": 3, "kings": 5}
-    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2"})
+    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2", "confirmed": "1"})
     board = client.get(f"/games/{game_id}")
     assert board.status_code == 200 and "Record hand 2" in board.get_data(as_text=True)
 

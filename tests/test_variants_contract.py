@@ -202,8 +202,8 @@ def play_the_path(app, client, home) -> None:
     assert client.get("/players").status_code == 200
     assert client.get("/players/1").status_code == 200
     assert client.get("/").status_code == 200
-    deleted = client.post(f"/games/{game_id}/hands/last/delete", data={"number": "1"},
-                          follow_redirects=True)
+    deleted = client.post(f"/games/{game_id}/hands/last/delete",
+                          data={"number": "1", "confirmed": "1"}, follow_redirects=True)
     assert f"{home.word().capitalize()} 1 deleted." in deleted.get_data(as_text=True)
     with app.app_context():
         assert read_game(game_id).core.rounds == ()

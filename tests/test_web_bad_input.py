@@ -68,9 +68,10 @@ BAD_HANDS = [
     ({"cards-0": "9", "kings-0": "5"}, "kings-0", "A deck has only 4 kings"),
     ({"cards-0": "3", "kings-0": "3", "cards-2": "2", "kings-2": "2"}, "kings-2",
      "A deck has only 4 kings"),
-    ({"cards_more-0": "30", "cards_more-2": "23"}, "cards-2", "A deck has only 52 cards"),
-    ({"cards_more-0": "0"}, "cards-0", "Ann did not go out, so holds at least one card"),
-    ({"went_out": "stalemate", "cards-1": "2", "cards_more-0": "0"}, "cards-0",
+    # A count typed in the 11+ box is refused at that box.
+    ({"cards_more-0": "30", "cards_more-2": "23"}, "cards_more-2", "A deck has only 52 cards"),
+    ({"cards_more-0": "0"}, "cards_more-0", "Ann did not go out, so holds at least one card"),
+    ({"went_out": "stalemate", "cards-1": "2", "cards_more-0": "0"}, "cards_more-0",
      "In a stalemate nobody has emptied their hand: Ann holds at least one card"),
     ({"went_out": "7"}, "went_out", "Tap who went out"),
     ({"went_out": "Dee"}, "went_out", "Tap who went out"),
@@ -189,14 +190,15 @@ def test_a_seventh_player_is_refused_rather_than_left_out(client, app):
 @pytest.mark.parametrize("rules, field, words", [
     ({"target-other": "abc"}, "rules-penalty-target-other", "Play to must be a whole number"),
     ({"target-other": "-5"}, "rules-penalty-target-other", "Play to cannot be negative"),
-    ({"target-other": "0"}, "rules-penalty-target", "at least 1"),
-    ({"target-other": "99999"}, "rules-penalty-target", "at most 10000"),
+    ({"target-other": "0"}, "rules-penalty-target-other", "Play to: must be at least 1"),
+    ({"target-other": "99999"}, "rules-penalty-target-other", "at most 10000"),
     ({"target-other": "123456789012345678901234567890"}, "rules-penalty-target-other",
      "too big"),
     ({"target": "twenty"}, "rules-penalty-target", "Play to must be a whole number"),
     ({"king_points": "1e3"}, "rules-penalty-king_points", "must be a whole number"),
     ({"card_points": "5000"}, "rules-penalty-card_points", "at most 1000"),
-    ({"end_when": "passes"}, "rules-penalty-end_when", "Must be one of reaches, exceeds"),
+    ({"end_when": "passes"}, "rules-penalty-end_when",
+     "Game ends when a total: must be one of reaches, exceeds"),
 ])
 def test_bad_settings_are_refused_at_their_input_keeping_the_names(client, app, rules, field,
                                                                     words):

@@ -187,8 +187,8 @@ def test_deleting_the_last_hand_gives_back_its_points_and_its_deal(client, app):
     record(client, game_id, "Ben", {"Ann": 3, "Cy": 1}, 1)
     record(client, game_id, "Cy", {"Ann": (3, 3), "Ben": 2}, 2)
     assert export(client, game_id)["result"]["over"]
-    response = client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2"},
-                           follow_redirects=True)
+    response = client.post(f"/games/{game_id}/hands/last/delete",
+                           data={"number": "2", "confirmed": "1"}, follow_redirects=True)
     assert "Hand 2 deleted." in text(response)
     assert "Ben deals, Cy plays first" in text(response)
     log = export(client, game_id)
@@ -200,8 +200,8 @@ def test_a_second_tap_on_delete_last_hand_does_not_delete_the_hand_before(client
     game_id = start_game(client, P)
     record(client, game_id, "Ben", {"Ann": 3, "Cy": 1}, 1)
     record(client, game_id, "Cy", {"Ann": 3, "Ben": 2}, 2)
-    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2"})
-    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2"})
+    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2", "confirmed": "1"})
+    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "2", "confirmed": "1"})
     assert rounds_stored(app) == 1
 
 

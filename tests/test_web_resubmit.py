@@ -58,7 +58,7 @@ def test_bare_buttons_need_the_csrf_token_too(guarded):
     guarded.post("/games/1/hands/new", data={
         **hand_data(P, "Ben", {"Ann": 3, "Cy": 1}, 1, form_token(form)), "csrf_token": csrf(form)})
     guarded.post("/games/1/end")
-    guarded.post("/games/1/hands/last/delete", data={"number": "1"})
+    guarded.post("/games/1/hands/last/delete", data={"number": "1", "confirmed": "1"})
     assert guarded.post("/games/1/delete").status_code == 400
     refused = guarded.post("/import", data={"text": "{}"})
     assert refused.status_code == 422 and "expired" in refused.get_data(as_text=True)

@@ -78,6 +78,28 @@ def _check_deck(players: Sequence[str], hands: Mapping[str, Hand]) -> None:
                             f"hands.{name}.cards")
 
 
+def hand_problems(players: Sequence[str], rnd: Round) -> list[RuleError]:
+    """Return every impossible hand of a round at once, as a form shows them; [] if none.
+
+    Hands not given (still to be entered) are not checked here: `check_hands` refuses them.
+    The deck is counted over the hands that are possible on their own.
+    """
+    problems: list[RuleError] = []
+    hands: dict[str, Hand] = {}
+    for name in players:
+        if name not in rnd.hands and name != rnd.went_out:
+            continue
+        try:
+            hands[name] = _check_hand(name, rnd.hands.get(name), rnd.went_out)
+        except RuleError as error:
+            problems.append(error)
+    try:
+        _check_deck([name for name in players if name in hands], hands)
+    except RuleError as error:
+        problems.append(error)
+    return problems
+
+
 def fewest_cards(players: Sequence[str], hands: Mapping[str, Hand]) -> tuple[str, ...]:
     """Return the players tied for the fewest cards, in seat order: a stalemate's winners."""
     least = min(hands[name].cards for name in players)

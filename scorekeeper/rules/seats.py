@@ -40,3 +40,12 @@ def check_seating(players: Sequence[str], first_dealer: str, minimum: int, maxim
         seen.add(key)
     if first_dealer not in players:
         raise RuleError(f"{first_dealer!r} is not a player in this game", "first_dealer")
+
+
+def rematch_dealer(players: Sequence[str], first_dealer: str, last_dealer: str | None) -> str:
+    """Return who deals first in a rematch at the same seats: the deal passes on, one seat
+    to the left of whoever dealt the last hand (everyone is back in); with no hand played,
+    the same first dealer."""
+    if last_dealer is None:
+        return first_dealer
+    return left_of(players, last_dealer)

@@ -10,9 +10,10 @@ delete_last_round, edit_round, record_round = (writer.delete_last_round, writer.
                                                writer.record_round)
 fingerprint, round_with_token = writer.fingerprint, writer.round_with_token
 set_ended, undo_tap, delete_game = writer.set_ended, writer.undo_tap, writer.delete_game
+undo_round, rematch = writer.undo_round, writer.rematch
 
 __all__ = ["Changed", "Conflict", "Loaded", "Tap", "Taken", "add_game", "add_tap",
            "create_game", "delete_game", "delete_last_round", "edit_round", "fingerprint", "lock",
-           "locked_game", "read_game", "read_games", "record_round", "round_times",
+           "locked_game", "read_game", "read_games", "record_round", "rematch", "round_times",
            "round_with_token",
-           "set_ended", "touch", "undo_tap", "Unreadable", "version_of"]
+           "set_ended", "touch", "undo_round", "undo_tap", "Unreadable", "version_of"]

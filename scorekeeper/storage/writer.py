@@ -20,6 +20,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..extensions import db
 from ..models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
+from ..rules.seats import rematch_dealer
 from . import nights, results, tallies
 from .locks import touch
 from .players import clean_name, player_for
@@ -148,6 +149,27 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
                     result=result)
 
 
+def rematch(game: Loaded) -> tuple[Game, bool]:
+    """Start a rematch of a game: the same seats and rules, the deal passed on; not committed.
+
+    Return (the game, True), or (the rematch started already, False) when there is one not
+    yet played, started since this game last changed: a second tap, or another phone's,
+    opens that one instead of starting a second. The caller holds this game's write lock.
+    """
+    last = game.result.rounds[-1].dealer if game.result.rounds else None
+    seat = game.players.index(rematch_dealer(game.players, game.core.first_dealer, last))
+    started = db.session.scalars(
+        select(Game).where(Game.id > game.id, Game.variant == game.variant,
+                           Game.first_dealer_seat == seat, Game.created_at >= game.updated_at,
+                           ~Game.rounds.any(), ~Game.events.any())
+        .options(selectinload(Game.seats)).order_by(Game.id))
+    for other in started:
+        if ([row.player_id for row in other.seats] == list(game.player_ids)
+                and other.settings == game.settings and not other.ended):
+            return other, False
+    return create_game(game.variant, dict(game.settings), list(game.players), seat), True
+
+
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what the pages and chips.js make
 
 
@@ -215,8 +237,11 @@ def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = 
     return row
 
 
-def delete_last_round(game: Loaded) -> int | None:
-    """Delete the last round and its events; return its number, or None if there was none."""
+def delete_last_round(game: Loaded, keep_taps: bool = False) -> int | None:
+    """Delete the last round and its events; return its number, or None if there was none.
+
+    `keep_taps` keeps the round's own events: they are the hand in progress again (an undo).
+    """
     number = len(game.core.rounds)
     if not number:
         return None
@@ -224,10 +249,39 @@ def delete_last_round(game: Loaded) -> int | None:
     db.session.delete(row)
     # Taps of the hand after it go too: they would otherwise land in the re-entered hand.
     db.session.execute(delete(Event).where(Event.game_id == game.id,
-                                           Event.hand_number >= number))
+                                           Event.hand_number >= number + keep_taps))
     touch(game.id)
     after = game.with_rounds(game.core.rounds[:-1])
     results.store(game.id, after, game.player_ids, _outcome(after))
+    return number
+
+
+def undo_round(game: Loaded, number: int, token: str | None, word: str = "hand") -> int:
+    """Take back round `number`, just saved by the record form with this once-only token,
+    only while it is still the game's last round; return its number.
+
+    Its taps (chips) go back to the hand in progress, to be saved with it again. Checked
+    inside the game's write lock, in the transaction that deletes: an undo that comes too
+    late (another phone recorded the next round, or tapped in it) or twice (a double tap)
+    raises Conflict saying why, and changes nothing.
+    """
+    played = len(game.core.rounds)
+    token = once_only(token)
+    row = round_with_token(token) if token else None
+    if row is None or row.game_id != game.id or row.number != number:
+        if number > played:
+            raise Conflict(f"{word} {number} was undone already (or deleted on another "
+                           "phone): nothing more was deleted", "number")
+        raise Conflict(f"{word} {number} was deleted and recorded again since (on another "
+                       "phone?), so nothing was undone", "number")
+    if number != played:
+        raise Conflict(f"{word} {number} is no longer the last: {word} {played} was "
+                       "recorded since (on another phone?), so nothing was undone", "number")
+    if game.waiting:
+        raise Conflict(f"a tap was saved in {word} {number + 1} since (on another phone?), so "
+                       f"{word} {number} was not undone: undo the tap first, or correct "
+                       f"{word} {number} with ✎", "number")
+    delete_last_round(game, keep_taps=True)
     return number
 
 

@@ -28,6 +28,11 @@ class Errors:
         return bool(self.by_input)
 
 
+def winners_win(result: rules.GameResult) -> str:
+    """Return "Cy wins" or "Ann & Cy win" for a game that is over."""
+    return f"{' & '.join(result.winners)} win{'s' if len(result.winners) == 1 else ''}"
+
+
 def parse_count(raw: str | None) -> int | None | str:
     """Return a typed count as int, None when blank, or the text when it is not a count."""
     text = (raw or "").strip()
@@ -175,9 +180,40 @@ class Home:
         return {"dealer": dealer, "first_player": first,
                 "sits_out": self.sitting_out(game, number)}
 
+    def form_inputs(self, players: Sequence[str]) -> list[str]:
+        """Return the round form's inputs in the order the page shows them (error links)."""
+        return []
+
+    def check_round(self, game, number: int, rnd: rules.Round, form: Mapping[str, str],
+                    errors: Errors) -> None:
+        """Note in `errors` every entry of a round the rules find impossible, all at once,
+        each at its input (the reader notes what could not be read)."""
+
     def preview(self, game, number: int, entry: Entry) -> dict[str, Any]:
         """Return what the round form's preview shows for what is tapped so far."""
         return {}
+
+    def after_round(self, game, number: int, rnd: rules.Round) -> rules.GameResult | None:
+        """Return the game as it would stand with round `number` as tapped, when that is the
+        last round (the next one, or a correction of the last); None for an earlier round,
+        whose end the later rounds decide, or a round the rules refuse."""
+        rounds = game.core.rounds
+        if number == game.next_number:
+            events = game.waiting_events()
+        elif number == len(rounds):
+            events, rounds = rounds[-1].events, rounds[:-1]
+        else:
+            return None
+        rnd = rules.Round(rnd.went_out, rnd.hands, events, rnd.corners, rnd.dragon)
+        try:
+            return rules.play(game.with_rounds(rounds + (rnd,)))
+        except rules.RuleError:
+            return None
+
+    def ending(self, core: rules.Game, after: rules.GameResult) -> str:
+        """Return what the preview says when a round ends the game, e.g. "Dee reaches 25: the
+        game ends, Cy wins.", else ""."""
+        return f"The game ends, {winners_win(after)}." if after.over else ""
 
     # -- the scoreboard ---------------------------------------------------------------
     def standings(self, game) -> list[dict[str, Any]]:

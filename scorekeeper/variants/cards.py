@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import rules
-from ..rules.hands import fewest_cards
-from ..words import plural
+from ..rules.hands import fewest_cards, hand_problems
+from ..words import capital, plural
 from .base import STALEMATE, Errors, FactLine, Home, read_count, read_seat
 
 CARD_BUTTONS = tuple(range(1, 11))  # 1-10 one tap away; more is typed
@@ -90,6 +90,21 @@ class CardsHome(Home):
         start = f"{rnd.went_out} went out" if rnd.went_out else "stalemate:"
         return f"{start}{',' if rnd.went_out and held else ''} {', '.join(held)}".strip()
 
+    def form_inputs(self, players: Sequence[str]) -> list[str]:
+        """Return who went out, then each seat's cards, 11+ box and kings."""
+        return ["went_out"] + [f"{kind}-{seat}" for seat in range(len(players))
+                               for kind in ("cards", "cards_more", "kings")]
+
+    def check_round(self, game, number: int, rnd: rules.Round, form: Mapping[str, str],
+                    errors: Errors) -> None:
+        """Note every impossible hand at its input: kings past the cards, past the deck..."""
+        for error in hand_problems(game.players, rnd):
+            name = self.input_for(error, game.players)
+            kind, _, seat = name.partition("-")
+            if kind == "cards" and (form.get(f"cards_more-{seat}") or "").strip():
+                name = f"cards_more-{seat}"  # the count was typed in the 11+ box
+            errors.add(name, capital(error.message))
+
     def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
         """Return the keys of the cards form besides the dealer."""
         return {**super().hand_form(game, number, editing),
@@ -118,12 +133,18 @@ class CardsHome(Home):
             name: {"cards": rnd.hands[name].cards, "kings": rnd.hands[name].kings}
             for name in core.players if name in rnd.hands and name != rnd.went_out}}
 
-    def known_hands(self, players: Sequence[str], entry: rules.Round) -> dict[str, rules.Hand]:
-        """Return the hands tapped so far, the one who went out holding nothing."""
+    def known_hands(self, players: Sequence[str], entry: rules.Round,
+                    errors: Errors | None = None, seats: Sequence[str] = ()
+                    ) -> dict[str, rules.Hand]:
+        """Return the hands tapped so far, the one who went out holding nothing; a hand with
+        an error at one of its inputs (`seats` numbers them) is flagged, not counted."""
         hands = dict(entry.hands)
         if entry.went_out is not None:
             hands[entry.went_out] = rules.Hand(0, 0)
-        return {name: hands[name] for name in players if name in hands}
+        wrong = {name for seat, name in enumerate(seats or players)
+                 if errors and any(f"{kind}-{seat}" in errors.by_input
+                                   for kind in ("cards", "cards_more", "kings"))}
+        return {name: hands[name] for name in players if name in hands and name not in wrong}
 
     def preview_winners(self, players: Sequence[str], entry: rules.Round,
                         known: Mapping[str, rules.Hand]) -> tuple[str, ...] | None:

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, render_template, url_for
+from flask import Flask, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter
 
 from .. import charts, variants
+from ..forms import ConfirmForm
 from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
 
@@ -67,6 +68,38 @@ def expired(nothing: str = "saved", again: str = "try again") -> str:
 def posted(form) -> bool:
     """Tell whether a form was posted with a live token; its own fields are read by the caller."""
     return form.is_submitted() and (form.validate() or "csrf_token" not in form.errors)
+
+
+CONFIRMED = "confirmed"  # posted as "1" once a destructive button was confirmed
+
+
+def unconfirmed(question: str, button: str, back: str, detail: str = "",
+                keep: str = "Cancel"):
+    """Return the page that asks before a destructive button goes through, or None once asked.
+
+    With JavaScript the page asks in place and app.js posts `confirmed=1` (forms marked
+    `data-confirm`, or `data-quick` for an undo that needs no question); without it the
+    button lands here first, and this page posts the same fields again, confirmed.
+    """
+    if request.form.get(CONFIRMED) == "1":
+        return None
+    fields = [(name, value) for name, value in request.form.items(multi=True)
+              if name not in ("csrf_token", CONFIRMED)]
+    return render_template("confirm.html", question=question, button=button, back=back,
+                           detail=detail, keep=keep, fields=fields, action=request.path,
+                           form=ConfirmForm())
+
+
+def error_summary(errors: dict[str, str], place: Callable[[str], tuple],
+                  is_input: Callable[[str], bool]) -> list[dict[str, str]]:
+    """Return a refused form's errors in the order the page shows them, each with the id its
+    summary link goes to: the input itself (the first of a row of taps), else the message.
+
+    The first is the one the page focuses (autofocus): a refused save opens at it.
+    """
+    return [{"name": name, "message": message,
+             "anchor": name if is_input(name) else f"{name}-error"}
+            for name, message in sorted(errors.items(), key=lambda item: place(item[0]))]
 
 
 def refusal(error: Exception) -> str:

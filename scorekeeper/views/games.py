@@ -18,11 +18,13 @@ from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
 from ..passcode import asks
+from ..rules.seats import rematch_dealer
 from ..storage import create_game, delete_game, set_ended, version_of
+from ..storage import rematch as start_rematch
 from ..storage.players import roster
 from ..words import capital
-from . import expired, game_or_404, game_view, locked_or_404
-from .setup import MAX_SEATS, input_for, read_new_game
+from . import error_summary, expired, game_or_404, game_view, locked_or_404
+from .setup import MAX_SEATS, check_new_game, input_for, new_game_inputs, read_new_game
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -38,6 +40,7 @@ def new():
     errors = variants.Errors()
     if form.validate_on_submit():
         wanted = read_new_game(request.form, errors)
+        check_new_game(request.form, wanted, errors)  # every refusal at once
         if not errors:
             try:
                 game = create_game(wanted.variant, wanted.settings, wanted.names,
@@ -49,9 +52,16 @@ def new():
                 errors.add(input_for(error, wanted), capital(error.message))
     elif request.method == "POST":
         errors.add("general", expired())
+    inputs = new_game_inputs()
+    summary = error_summary(errors.by_input,
+                            lambda name: inputs.index(name) + 1 if name in inputs else 0,
+                            inputs.__contains__)
+    open_rules = {home.name for home in variants.homes()
+                  if any(name.startswith(f"rules-{home.name}-") for name in errors.by_input)}
     return render_template("new_game.html", form=form, errors=errors.by_input,
                            values=request.form, roster=roster(), seats=range(MAX_SEATS),
-                           homes=variants.homes()), 422 if errors else 200
+                           homes=variants.homes(), summary=summary, open_rules=open_rules,
+                           focus=summary[0]["anchor"] if summary else ""), 422 if errors else 200
 
 
 @bp.route("/<int:game_id>/version")
@@ -72,8 +82,36 @@ def version(game_id: int):
 def scoreboard(game_id: int):
     """Show standings, the hand-by-hand table, who deals next, and the winner once over."""
     game = game_or_404(game_id)
-    return render_template("scoreboard.html", form=ConfirmForm(),
+    result = game.result
+    rematch = None
+    if result.over:  # who deals first in a rematch: the deal passes on
+        rematch = rematch_dealer(game.players, game.core.first_dealer,
+                                 result.rounds[-1].dealer if result.rounds else None)
+    return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
                            **game_view(game, watching=request.args.get("watch") == "1"))
+
+
+@bp.route("/<int:game_id>/rematch", methods=["POST"])
+def rematch(game_id: int):
+    """Start a rematch of a finished game: same seats and rules, the deal passed on."""
+    if not ConfirmForm().validate_on_submit():
+        flash(expired("started", "tap Rematch again"))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    game = locked_or_404(game_id)
+    if not game.result.over:
+        flash("This game is not over yet, so there is no rematch to start.")
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    try:
+        new, started = start_rematch(game)
+        db.session.commit()
+    except rules.RuleError as error:  # a seat renamed into a clash meanwhile, say
+        db.session.rollback()
+        flash(f"The rematch could not start: {error.message}.")
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    dealer = new.players[new.first_dealer_seat].name
+    flash(f"Rematch! {dealer} deals first." if started
+          else "The rematch had started already (another tap or phone): here it is.")
+    return redirect(url_for("games.scoreboard", game_id=new.id))
 
 
 def _set_ended(game_id: int, ended: bool, said: str):

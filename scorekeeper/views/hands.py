@@ -8,10 +8,11 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from .. import reads_only, rules, variants
 from ..extensions import csrf, db
-from ..forms import HandForm
+from ..forms import HandForm, UndoHandForm
 from ..passcode import asks
 from ..storage import (
     Changed,
+    Conflict,
     Loaded,
     Taken,
     delete_last_round,
@@ -21,29 +22,48 @@ from ..storage import (
     record_round,
     round_times,
     round_with_token,
+    undo_round,
 )
+from ..storage.writer import once_only
 from ..words import capital
-from . import expired, game_or_404, locked_or_404, posted
+from . import (
+    CONFIRMED,
+    error_summary,
+    expired,
+    game_or_404,
+    locked_or_404,
+    posted,
+    refusal,
+    unconfirmed,
+)
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 
 
 def _form_page(game: Loaded, form: HandForm, number: int, errors: variants.Errors, values,
                editing: bool, conflict: dict | None = None):
-    """Render the round form, keeping what was typed."""
+    """Render the round form, keeping what was typed; a refused one opens at its first error,
+    under a summary of every error."""
     home = variants.get(game.variant)
     status = 422 if errors else 200
+    inputs = home.form_inputs(game.players)
+    summary = error_summary(errors.by_input,
+                            lambda name: inputs.index(name) + 1 if name in inputs else 0,
+                            inputs.__contains__)
     return render_template(
         "hand_form.html", game=game, home=home, result=game.result, form=form, number=number,
         errors=errors.by_input, values=values, editing=editing, conflict=conflict,
+        summary=summary, focus=summary[0]["anchor"] if summary else "",
         vm=home.hand_form(game, number, editing)), status
 
 
-def _read(game: Loaded) -> tuple[rules.Round, variants.Errors]:
-    """Return the round the posted form describes, and what could not be read."""
+def _read(game: Loaded, number: int) -> tuple[rules.Round, variants.Errors]:
+    """Return the round the posted form describes, with everything wrong in it at once: what
+    could not be read and what the rules find impossible, each at its input."""
     home = variants.get(game.variant)
     errors = variants.Errors()
     entry = home.read_round(request.form, game.players, errors)
+    home.check_round(game, number, entry, request.form, errors)
     return entry, errors
 
 
@@ -82,7 +102,7 @@ def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> di
 
 def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, dict | None]:
     """Try to store the posted round; return the errors and what moved on (none when saved)."""
-    entry, errors = _read(game)
+    entry, errors = _read(game, number)
     if number < 1:
         errors.add("number", "This form's hand number could not be read: reload the page and "
                              "enter the hand again.")
@@ -119,9 +139,14 @@ def record(game_id: int):
         repeat = round_with_token(form.token.data)
         errors, moved = _save(game, number, editing=False)
         if not errors:
+            word = capital(variants.get(game.variant).word())
             if repeat is not None:  # the back button, or a second tap: nothing changed
-                flash(f"{capital(variants.get(game.variant).word())} {repeat.number} was "
-                      "saved already; tap ✎ to change it.")
+                flash(f"{word} {repeat.number} was saved already; tap ✎ to change it.")
+            elif once_only(form.token.data):
+                # "Hand 3 saved · Undo" on the scoreboard: the undo names the hand by the
+                # once-only token it was saved with, so it can only ever take back this one.
+                flash({"text": f"{word} {number} saved", "number": number,
+                       "token": form.token.data}, "saved")
             return redirect(url_for("games.scoreboard", game_id=game.id))
         if moved:
             # What was typed stays, now for the next round, with a new once-only token.
@@ -190,8 +215,13 @@ def preview(game_id: int, number: int):
     home = variants.get(game.variant)
     if not 1 <= number <= game.next_number:
         return "", 204
-    entry, errors = _read(game)
+    entry, errors = _read(game, number)
+    # What is impossible among what was typed is flagged as you tap; what is not tapped yet
+    # is not an error until Save.
+    flags = {name: message for name, message in errors.by_input.items()
+             if (request.form.get(name) or "").strip()}
     return render_template(home.template("preview"), game=game, home=home, number=number,
+                           flags=flags,
                            pv=home.preview(game, number, variants.Entry(entry, errors)))
 
 
@@ -222,6 +252,9 @@ def delete_last(game_id: int):
     """Delete the last round entered."""
     form = HandForm()
     if form.validate_on_submit():
+        asked = _ask(game_id, form.number.data or 0, "Delete")
+        if asked is not None:
+            return asked
         game = locked_or_404(game_id)
         word = variants.get(game.variant).word()
         # The round's number is posted so a double tap cannot delete the one before it too.
@@ -236,4 +269,43 @@ def delete_last(game_id: int):
             flash(f"{capital(word)} {form.number.data} is no longer the last: "
                   f"{word} {len(game.core.rounds)} was recorded since (on another phone?), "
                   "so nothing was deleted.")
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+def _ask(game_id: int, number: int, verb: str):
+    """Return the page asking before round `number` is deleted or undone (without JavaScript),
+    or None once it was confirmed."""
+    if request.form.get(CONFIRMED) == "1":
+        return None  # asked already: the game is read once, inside its lock
+    game = game_or_404(game_id)
+    home = variants.get(game.variant)
+    word = home.word()
+    detail = "It cannot be brought back, but it can be recorded again."
+    if 1 <= number <= len(game.core.rounds):
+        said = home.describe(game.players, game.core.rounds[number - 1])
+        detail = f"{capital(word)} {number}: {said}. {detail}"
+    return unconfirmed(f"{verb} {word} {number}?", f"{verb} {word} {number}",
+                       url_for("games.scoreboard", game_id=game_id), detail,
+                       keep=f"Keep {word} {number}")
+
+
+@bp.route("/<int:number>/undo", methods=["POST"])
+def undo(game_id: int, number: int):
+    """Take back the round this phone has just saved, only while it is still the last."""
+    form = UndoHandForm()  # an expired page is answered by the app's CSRF error page
+    if not form.validate_on_submit():
+        flash("That undo could not be read, so nothing was undone.")
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    asked = _ask(game_id, number, "Undo")
+    if asked is not None:
+        return asked
+    game = locked_or_404(game_id)
+    word = variants.get(game.variant).word()
+    try:
+        undo_round(game, number, form.token.data, word)
+        db.session.commit()
+        flash(f"{capital(word)} {number} undone: record it again when you are ready.")
+    except Conflict as refused:
+        db.session.rollback()
+        flash(refusal(refused))
     return redirect(url_for("games.scoreboard", game_id=game_id))

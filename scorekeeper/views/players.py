@@ -15,7 +15,7 @@ from ..storage import lock, stamp
 from ..storage import players as stored
 from ..storage.locks import games_of
 from ..words import plural
-from . import expired, refusal
+from . import expired, refusal, unconfirmed
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -96,6 +96,14 @@ def merge(player_id: int):
     form.other.choices = [(p.id, f"{p.name} · {plural(games, 'game')}") for p, games in others]
     error = None
     if form.validate_on_submit():
+        chosen = dict(form.other.choices)[form.other.data]
+        asked = unconfirmed(
+            f"Merge {chosen} into {player.name}?", f"Merge into {player.name}",
+            url_for("players.player", player_id=player.id),
+            f"Its games, hands, chips and corners move over to {player.name}, and it leaves "
+            "the roster. This cannot be undone.")
+        if asked is not None:
+            return asked
         lock(*games_of(player.id, form.other.data))
         other = db.session.get(Player, form.other.data)
         if other is None or db.session.get(Player, player_id) is None:

@@ -12,7 +12,7 @@ from ..extensions import db, limiter
 from ..forms import ConfirmForm, PasscodeForm
 from ..passcode import asks, open_to_all
 from ..words import capital
-from . import expired, posted
+from . import expired, posted, unconfirmed
 
 bp = Blueprint("settings", __name__)
 # Wrong passcodes a phone may try (by its address) before it waits; right ones never count.
@@ -58,6 +58,11 @@ def remove_passcode():
     if not posted(ConfirmForm()):
         flash(expired("changed"))
         return redirect(url_for("settings.page"))
+    asked = unconfirmed("Remove the passcode?", "Remove passcode", url_for("settings.page"),
+                        "Every phone on the Wi-Fi could change things again.",
+                        keep="Keep the passcode")
+    if asked is not None:
+        return asked
     passcode.clear()
     db.session.commit()
     flash("Passcode removed. Every phone at the table can change things.")

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules, variants
+from ..rules.seats import check_seating
+from ..storage.players import clean_name
 from ..variants.base import Errors, read_count
+from ..words import capital
 
 MAX_SEATS = 6
 SEAT_INPUT = re.compile(r"seat-([0-9]+)")
@@ -104,3 +107,51 @@ def input_for(error: rules.RuleError, wanted: NewGame) -> str:
     if parts[0] == "players":
         return "seat-0"
     return parts[0] or "general"
+
+
+def new_game_inputs() -> list[str]:
+    """Return the new-game form's inputs in the order the page shows them (error links)."""
+    inputs = [f"seat-{seat}" for seat in range(MAX_SEATS)] + ["variant"]
+    for home in variants.homes():
+        prefix = f"rules-{home.name}-"
+        inputs.append(prefix + "preset")
+        for setting in home.rules.settings:
+            inputs += [prefix + setting.name, prefix + setting.name + "-other"]
+    return inputs
+
+
+def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> None:
+    """Note everything the rules refuse in a new game at once, each at its input: every
+    name, every setting, too few players. (Starting the game checks it all again.)"""
+    if wanted.variant not in variants.HOMES:
+        return
+    for index, name in enumerate(wanted.names):
+        try:
+            clean_name(name, f"players[{index}]")
+        except rules.RuleError as error:
+            errors.add(input_for(error, wanted), capital(error.message))
+    spec = variants.get(wanted.variant).rules
+    given = dict(wanted.settings)
+    # The rules name the first setting they refuse; without it they go on to the next.
+    for _ in range(len(spec.settings) + 1):
+        try:
+            spec.resolve_settings(given)
+            break
+        except rules.RuleError as error:
+            name = input_for(error, wanted)
+            if (form.get(name + "-other") or "").strip():
+                name += "-other"  # the value was typed in the "other" box
+            key = (error.field or "").removeprefix("rules.")
+            label = next((s.label for s in spec.settings if s.name == key), "")
+            errors.add(name, f"{label}: {error.message}" if label else capital(error.message))
+            if key not in given:
+                break
+            del given[key]
+    seated = [name for index, name in enumerate(wanted.names)
+              if f"seat-{wanted.seats[index]}" not in errors.by_input]
+    if len(seated) == len(wanted.names) and len(seated) < spec.min_players:
+        try:
+            check_seating(seated, seated[0] if seated else "", spec.min_players,
+                          spec.max_players)
+        except rules.RuleError as error:
+            errors.add(input_for(error, wanted), capital(error.message))

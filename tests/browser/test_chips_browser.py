@@ -16,7 +16,8 @@ def start(page, taps, names, preset="House", start_chips=None):
     taps.tap(page.locator("label.tap").filter(has_text="Chip pot"))
     rules = page.locator("#new-game .settings[data-variant=chips]")
     taps.tap(rules.locator("label.tap").filter(has_text=preset))
-    if start_chips:
+    if start_chips:  # the set's rules are folded away: open them to change one
+        taps.tap(rules.locator("details.more-rules > summary"))
         rules.locator("input[name='rules-chips-start_chips-other']").fill(str(start_chips))
     taps.tap("button:has-text('Start game')")
     page.wait_for_selector("#live")

@@ -92,8 +92,9 @@ def test_a_best_of_three_match_played_by_tapping_ends_with_the_deciding_class(ph
     taps.tap("#record-hand")
     tap_deal(page, taps, ["Ann", "Ben", "Ann", "Ben"], "Ann")
     settled(page)
-    assert preview.locator(".deal-verdict").inner_text() == (
-        "Ann wins the deal: a normal victory, and the match!")
+    assert preview.locator(".deal-verdict").inner_text() == "Ann wins the deal: a normal victory."
+    assert preview.locator(".deal-ends").inner_text() == (
+        "Ann has won 3 deals: the match ends, Ann wins.")
     taps.tap("#save-hand")
     banner = page.locator(".banner")
     assert "Ann wins!" in banner.inner_text()

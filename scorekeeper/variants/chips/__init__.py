@@ -9,7 +9,7 @@ from typing import Any
 from ... import rules
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
-from ..base import Entry, FactLine
+from ..base import Entry, FactLine, winners_win
 from ..cards import KINGS_LEFT, CardsHome
 from . import live
 
@@ -82,13 +82,15 @@ class ChipsHome(CardsHome):
 
     def preview(self, game, number: int, entry: Entry) -> dict[str, Any]:
         """Return who pays what for the cards tapped so far, and who takes the pot."""
-        pot = live.pot_so_far(game, number)
+        # The game with this hand, when it is whole and the last: its end, and the pot before.
+        after = None if entry.errors else self.after_round(game, number, entry.round)
+        pot = live.pot_so_far(game, number, after)
         if pot is None:
             return {}
         settings = CHIPS.resolve_settings(game.core.settings)
         in_hand = pot["players"]
         rnd = entry.round
-        known = self.known_hands(in_hand, rnd)
+        known = self.known_hands(in_hand, rnd, entry.errors, game.core.players)
         winners = self.preview_winners(in_hand, rnd, known)
         stacks, flows = dict(pot["stacks"]), [dict(flow) for flow in pot["flows"]]
         said: dict[str, str] = {}
@@ -120,7 +122,27 @@ class ChipsHome(CardsHome):
                 lines.append({"text": f"{' & '.join(order)} split the {total}-chip pot",
                               "what": ", ".join(f"{n} {shares[n]}" for n in order),
                               "takes": True})
-        return {"players": said, "lines": lines if rnd.went_out is not None or known else []}
+        return {"players": said, "lines": lines if rnd.went_out is not None or known else [],
+                "ends": self.ending(game.core, after) if after else ""}
+
+    def ending(self, core: rules.Game, after: rules.GameResult) -> str:
+        """Return why the hand ends the game: a stack or score at the target, or one player
+        left holding chips ("Ben is out of chips: the game ends, Ann wins.")."""
+        if not after.over:
+            return ""
+        done = after.rounds[-1]
+        target = CHIPS.resolve_settings(core.settings)["target"]
+        why = []
+        reached = [name for name in core.players if target is not None
+                   and done.totals[name] >= target]
+        if reached:
+            why.append(f"{' & '.join(reached)} reach{'es' if len(reached) == 1 else ''} "
+                       f"{target}")
+        busted = list(done.extra["busted"])
+        if busted and not reached:
+            why.append(f"{' & '.join(busted)} {'is' if len(busted) == 1 else 'are'} out of chips")
+        said = f"{', '.join(why)}: the game ends" if why else "The game ends"
+        return f"{said}, {winners_win(after)}."
 
     # -- the scoreboard ---------------------------------------------------------------
     def standing_note(self, game, name: str) -> str:

@@ -64,13 +64,21 @@ def panel(game) -> dict[str, Any] | None:
             "version": f"{live['number']}.{len(taps)}.{taps[-1].id if taps else 0}"}
 
 
-def pot_so_far(game, number: int) -> dict[str, Any] | None:
-    """Return hand `number`'s pot before its cards are paid: antes and the taps during it."""
+def pot_so_far(game, number: int, after: rules.GameResult | None = None
+               ) -> dict[str, Any] | None:
+    """Return hand `number`'s pot before its cards are paid: antes and the taps during it.
+
+    `after` is the game replayed already with hand `number` as its last (a preview): the
+    pot is read from it, so the game is not replayed a second time.
+    """
     core = game.core
     events = (core.rounds[number - 1].events if number <= len(core.rounds)
               else game.waiting_events())
+    result = game.result if after is None else after
+    if after is not None:
+        core = game.with_rounds(core.rounds[:number - 1] + (rules.Round(events=events),))
     try:
-        live = CHIPS.live(core, events, game.result, number)
+        live = CHIPS.live(core, events, result, number)
     except rules.RuleError:
         return None
     return {"number": number, "pot": live["pot"], "stacks": live["stacks"],

@@ -12,7 +12,7 @@ from typing import Any
 from ... import rules
 from ...rules.coronation import CORNERS, CORONATION, check_deal, score_deal
 from ...words import plural
-from ..base import NOBODY, Entry, Errors, FactLine, Home, read_seat, seat_of
+from ..base import NOBODY, Entry, Errors, FactLine, Home, read_seat, seat_of, winners_win
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
 CLASS_LINE = {"absolute": "an absolute victory", "incredible": "an incredible victory",
@@ -99,6 +99,10 @@ class CoronationHome(Home):
         dragon = rnd.dragon if rnd.dragon is not None else rnd.went_out
         return f"corners {corners}; dragon {dragon or 'nobody'}"
 
+    def form_inputs(self, players: Sequence[str]) -> list[str]:
+        """Return the four corners, then the dragon."""
+        return [f"corner-{index}" for index in range(CORNERS)] + ["dragon"]
+
     def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
         """Add the four corners' inputs and whether this deal can decide the match."""
         return {**super().hand_form(game, number, editing),
@@ -124,15 +128,20 @@ class CoronationHome(Home):
         elif not done:
             verdict = f"{winner} leads so far"
         else:
-            verdict = f"{winner} wins the deal: {CLASS_LINE[victory]}"
-            won_before = (game.result.rounds[number - 2].totals[winner] if number > 1 else 0)
-            decides = number == game.next_number or number == len(game.core.rounds)
-            if decides and won_before + 1 >= game.core.settings["deals_to_win"]:
-                verdict += ", and the match!"
-            else:
-                verdict += "."
+            verdict = f"{winner} wins the deal: {CLASS_LINE[victory]}."
+        after = self.after_round(game, number, rnd) if done else None
         return {"points": deal["points"], "winner": winner, "verdict": verdict,
-                "victory": victory if done else ""}
+                "victory": victory if done else "",
+                "ends": self.ending(game.core, after) if after else ""}
+
+    def ending(self, core: rules.Game, after: rules.GameResult) -> str:
+        """Return "Ann has won 3 deals: the match ends, Ann wins." when the deal decides it."""
+        if not after.over:
+            return ""
+        deals = max(after.totals.values())
+        leaders = " & ".join(after.winners)
+        return (f"{leaders} {'has' if len(after.winners) == 1 else 'have'} won "
+                f"{plural(deals, 'deal')}: the match ends, {winners_win(after)}.")
 
     # -- the scoreboard ---------------------------------------------------------------
     def scoreboard(self, game) -> dict[str, Any]:

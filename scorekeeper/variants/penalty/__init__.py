@@ -8,7 +8,7 @@ from typing import Any
 from ... import rules
 from ...rules.penalty import PENALTY, hand_points, to_target
 from ...words import plural
-from ..base import Entry, FactLine
+from ..base import Entry, FactLine, winners_win
 from ..cards import KINGS_LEFT, CardsHome
 
 
@@ -57,7 +57,7 @@ class PenaltyHome(CardsHome):
                 after = rules.play(game.with_rounds(core.rounds[:number - 1] + (rnd,)))
             except rules.RuleError:
                 after = None
-        known = self.known_hands(core.players, rnd)
+        known = self.known_hands(core.players, rnd, entry.errors)
         winners = self.preview_winners(core.players, rnd, known)
         rounds = (after or game.result).rounds
         before = rounds[number - 2].totals if number > 1 else {}
@@ -72,7 +72,8 @@ class PenaltyHome(CardsHome):
                 points = hand_points(rules.Hand(hand.cards, min(hand.kings, hand.cards)),
                                      core.settings)
                 said[name] = f"+{points} → {total + points}"
-        ends = self.ending(core, after) if after and number == game.next_number else ""
+        # `after` ends with this hand when it is the last (see Home.after_round).
+        ends = self.ending(core, after) if after and number >= len(core.rounds) else ""
         return {"players": said, "ends": ends}
 
     def ending(self, core: rules.Game, after: rules.GameResult) -> str:
@@ -83,7 +84,7 @@ class PenaltyHome(CardsHome):
         crossed = [name for name in core.players if to_target(settings, after.totals[name]) <= 0]
         verb = "reaches" if settings["end_when"] == "reaches" else "passes"
         return (f"{' & '.join(crossed)} {verb} {settings['target']}: the game ends, "
-                f"{' & '.join(after.winners)} win{'s' if len(after.winners) == 1 else ''}.")
+                f"{winners_win(after)}.")
 
 
 HOME = PenaltyHome()

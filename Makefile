@@ -6,11 +6,15 @@ PORT ?= 8000
 HTTPS ?=  # make run HTTPS=1: over HTTPS, on a certificate made on the first run
 
 .PHONY: install install-test run test lint bench clean
+# Installing and starting say what they do in a line each, not the commands behind it.
+.SILENT: $(VENV)/.installed $(VENV)/.installed-test run
 
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || { echo "Creating the virtual environment in $(VENV)/"; \
+	  $(PYTHON) -m venv $(VENV); }
+	echo "Installing the app's packages (a minute or two the first time)"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
@@ -18,6 +22,7 @@ $(VENV)/.installed: pyproject.toml
 install-test: $(VENV)/.installed-test
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	echo "Installing the test tools (pytest, Playwright, ruff)"
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 

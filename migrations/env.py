@@ -14,6 +14,39 @@ config = context.config
 fileConfig(config.config_file_name)
 logger = logging.getLogger('alembic.env')
 
+# An upgrade says what it did in one line (alembic's own INFO lines are turned down in
+# alembic.ini; its warnings and errors still show): `make run` reads it on every start.
+applied = []
+
+
+def note_step(ctx, step, heads, run_args):
+    """Remember a migration step as it is applied."""
+    applied.append((step, tuple(heads)))
+
+
+def report():
+    """Print what an upgrade, downgrade or stamp did, or that there was nothing to do."""
+    try:
+        context.get_revision_argument()
+    except KeyError:
+        return  # current, check, migrate: no destination, nothing to report
+    if not applied:
+        heads = context.get_context().get_current_heads()
+        print(f"Database: up to date (revision {', '.join(heads) or 'none'})", flush=True)
+        return
+    first, (last, heads) = applied[0][0], applied[-1]
+    now = ', '.join(sorted(heads)) or 'none'
+    before = ', '.join(first.source_revision_ids)
+    if last.is_stamp:
+        said = f"marked as revision {now}"
+    elif not last.is_upgrade:
+        said = f"downgraded from {before} to {now}" if heads else f"emptied (was {before})"
+    elif not before:
+        said = f"created (revision {now})"
+    else:
+        said = f"upgraded from {before} to {now}"
+    print(f"Database: {said}", flush=True)
+
 
 def get_engine():
     return current_app.extensions['migrate'].db.engine
@@ -95,11 +128,13 @@ def run_migrations_online():
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
+            on_version_apply=note_step,
             **conf_args
         )
 
         with context.begin_transaction():
             context.run_migrations()
+        report()
 
 
 if context.is_offline_mode():

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -228,18 +229,35 @@ def test_restoring_one_of_each_says_so_in_the_singular(other_app):
     assert "restored 2 players, 1 night and 1 game" in result.output
 
 
-def test_a_backup_made_by_the_first_version_restores_and_backs_up_the_same(tmp_path):
-    """A backup the first release wrote (every variant, a hand in progress) still restores."""
-    from pathlib import Path
+# Backups written by earlier releases, kept as they were: each must restore, always.
+OLD_BACKUPS = sorted((Path(__file__).parent / "fixtures").glob("backup-*.json"))
 
-    first = (Path(__file__).parent / "fixtures" / "backup-first-version.json").read_text()
+
+def restored_from(path: Path, tmp_path):
+    """Restore a backup file through the backup page into an empty database; return the app."""
     app = make_app(tmp_path / "restored.sqlite")
-    client = app.test_client()
-    restored = client.post("/backup/restore",
-                           data={"file": (io.BytesIO(first.encode()), "old.json")},
-                           content_type="multipart/form-data")
+    restored = app.test_client().post(
+        "/backup/restore", data={"file": (io.BytesIO(path.read_bytes()), "old.json")},
+        content_type="multipart/form-data")
     assert restored.status_code == 302
-    assert client.get("/backup/download").get_data(as_text=True) == first
+    return app
+
+
+@pytest.mark.parametrize("path", OLD_BACKUPS, ids=lambda path: path.stem)
+def test_a_backup_made_by_an_earlier_version_restores_and_backs_up_the_same(path, tmp_path):
+    """A backup an earlier release wrote still restores, and backs up to the very same file."""
+    app = restored_from(path, tmp_path)
+    again = app.test_client().get("/backup/download").get_data(as_text=True)
+    assert again == path.read_text(encoding="utf-8")
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_first_versions_backup_keeps_its_hand_in_progress(tmp_path):
+    """The first release's backup (every variant, a hand in progress) keeps the hand's taps."""
+    app = restored_from(Path(__file__).parent / "fixtures" / "backup-first-version.json",
+                        tmp_path)
+    client = app.test_client()
     board = client.get("/games/2").get_data(as_text=True)  # the Jax game, hand 2 under way
     assert re.search(r"<b data-pot>4</b>", board)  # antes 3 and Ann's pass, kept
     assert "Last tap: <b>Ann</b>, pass" in board

@@ -1,4 +1,4 @@
-"""The JSON game log (GAMELOG.md): export, import into an empty database, refusals."""
+"""The JSON game log (docs/gamelog.md): export, import into an empty database, refusals."""
 
 import copy
 import io
@@ -13,8 +13,7 @@ from scorekeeper.rules import RuleError
 from tests.conftest import alerts, hand_data, make_app, start_game
 
 P = ["Ann", "Ben", "Cy", "Dee"]
-# The GAMELOG.md example input. Its example output says Ann 13 for {"cards": 3, "kings": 1};
-# RULES.md says 10 * 1 + 1 * 2 = 12, and RULES.md wins.
+# The example of docs/gamelog.md: a king and two other cards left cost Ann 10 + 2 = 12.
 EXAMPLE = {
     "format": "kings-corners-game/1", "variant": "penalty", "rules": {"target": 50},
     "players": ["Ann", "Ben", "Cy"], "first_dealer": "Ann", "played_on": "2026-11-21",

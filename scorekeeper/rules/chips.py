@@ -114,7 +114,7 @@ class ChipsTable(Table):
 
 
 class Chips(Variant):
-    """Chip pot (seeds 000, 003, 004), with the house and the boxed Jax presets."""
+    """Chip pot (docs/rules.md, "Chip pot"), with the house and the boxed Jax presets."""
 
     name = "chips"
     label = "Chip pot"

@@ -1,4 +1,4 @@
-"""Variant 3, coronation (seed 004, two players): crown corners, slay the dragon, win deals."""
+"""Variant 3, coronation (two players): crown corners, slay the dragon, win deals."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ class CoronationTable(Table):
 
 
 class Coronation(Variant):
-    """Coronation (seed 004): two players, points per deal, deals won decide the match."""
+    """Coronation (docs/rules.md): two players, points per deal, deals won decide the match."""
 
     name = "coronation"
     label = "Coronation"

@@ -68,7 +68,7 @@ class PenaltyTable(Table):
 
 
 class Penalty(Variant):
-    """Penalty points (seeds 000, 001, 004)."""
+    """Penalty points (docs/rules.md, "Penalty points")."""
 
     name = "penalty"
     label = "Penalty points"

@@ -1,4 +1,4 @@
-"""Chip pot, as RULES.md "Variant 2" states it: antes, events and cards pay the winner's pot."""
+"""Chip pot, as docs/rules.md states it: antes, events and cards pay the winner's pot."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Coronation, as RULES.md "Variant 3" states it: corners and the dragon score, deals win."""
+"""Coronation, as docs/rules.md states it: corners and the dragon score, deals win."""
 
 import pytest
 from hypothesis import given

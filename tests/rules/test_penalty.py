@@ -1,4 +1,4 @@
-"""Penalty points, as RULES.md "Variant 1" states it: cards left cost points, lowest total wins."""
+"""Penalty points, as docs/rules.md states it: cards left cost points, lowest total wins."""
 
 import pytest
 
@@ -174,7 +174,7 @@ def test_seven_players_cannot_play_penalty():
     assert caught.value.field == "players"
 
 
-# Physically impossible entries (RULES.md): refused, naming the round and field.
+# Physically impossible entries (docs/rules.md): refused, naming the round and field.
 
 @pytest.mark.parametrize("rnd, field, words", [
     (hand("Ben", Ann=-1, Cy=2), "hands.Ann.cards", "at least 0"),

@@ -11,7 +11,7 @@ NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")
 
 
 def crossed(total, rules):
-    """Tell whether a total ends the game, as RULES.md words `reaches` and `exceeds`."""
+    """Tell whether a total ends the game, as docs/rules.md words `reaches` and `exceeds`."""
     if rules["end_when"] == "reaches":
         return total >= rules["target"]
     return total > rules["target"]

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from markupsafe import Markup, escape
 
 from . import rules, variants
+from .words import needs_isolating
 
 # The colours come from the page's stylesheet (app.css: --chart-1..6 and the .chart rules),
 # not from here: a chart is drawn once per state of a game and kept, and each phone shows it
@@ -48,6 +49,11 @@ def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
     return ticks
 
 
+def _isolated(name: str) -> str:
+    """Return a name as SVG text, isolated if it could reorder the legend's line."""
+    return f"{FSI}{escape(name)}{PDI}" if needs_isolating(name) else str(escape(name))
+
+
 def _series(index: int) -> str:
     """Return the class that gives the index-th series its colour: s1..s6, then round again."""
     return f"s{index % SERIES + 1}"
@@ -69,7 +75,7 @@ def _legend(names: Sequence[str], last: Mapping[str, float | None], width: float
         parts.append(
             f'<g class="key {series}"><line class="swatch" x1="{x:.1f}" y1="{y - FONT * 0.35:.1f}" '
             f'x2="{x + 20:.1f}" y2="{y - FONT * 0.35:.1f}" stroke-width="3.5"{dash_attr}/>'
-            f'<text x="{x + 26:.1f}" y="{y:.1f}"><tspan class="name">{FSI}{escape(name)}{PDI}'
+            f'<text x="{x + 26:.1f}" y="{y:.1f}"><tspan class="name">{_isolated(name)}'
             "</tspan>"
             + ("" if value is None else
                f' <tspan class="value" font-weight="700">{_fmt(value)}</tspan>')

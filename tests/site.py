@@ -8,16 +8,23 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Player
 from tests.conftest import hand_data, make_app, start_game
 
-PENALTY = ["Ann", "Ben", "دانة"]  # a right-to-left name, to see it isolated on every page
-CHIPS = ["Ann", "Ben", "Cy"]
-CORONATION = ["Ann", "Ben"]
+RTL = "دانة"  # a right-to-left name at every table, to see it isolated on every page
+PENALTY = ["Ann", "Ben", RTL]
+CHIPS = ["Ann", "Cy", RTL]
+CORONATION = [RTL, "Ben"]
 
 
 def _deal(number: int, corners, dragon) -> dict:
     """Return a coronation deal as its form posts it (corners and dragon by seat)."""
-    data = {"number": str(number), "token": f"deal-{number}", "dragon": dragon}
+    data = {"number": str(number), "token": f"deal-{number}-{''.join(corners)}",
+            "dragon": dragon}
     data.update({f"corner-{i}": seat for i, seat in enumerate(corners)})
     return data
+
+
+def _deal_saved(response) -> None:
+    """Check that a deal was recorded (a refused one shows its form again)."""
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
 
 
 def _hands(client, game_id: int, players, hands: list) -> None:
@@ -37,24 +44,24 @@ def seed(path) -> dict[str, int]:
     _hands(client, ids["penalty_over"], ["Eve", "Finn"], [("Eve", {"Finn": 1})])
     client.post(f"/games/{ids['penalty_over']}/end")
     ids["chips_over"] = start_game(client, CHIPS, variant="chips", preset="house")
-    _hands(client, ids["chips_over"], CHIPS, [("Ann", {"Ben": 3, "Cy": 1})])
+    _hands(client, ids["chips_over"], CHIPS, [("Ann", {"Cy": 3, RTL: 1})])
     client.post(f"/games/{ids['chips_over']}/end")
     ids["coronation_over"] = start_game(client, CORONATION, variant="coronation",
                                         deals_to_win=1)
-    client.post(f"/games/{ids['coronation_over']}/hands/new",
-                data=_deal(1, ["0", "0", "1", "0"], "0"))
+    _deal_saved(client.post(f"/games/{ids['coronation_over']}/hands/new",
+                            data=_deal(1, ["0", "0", "1", "0"], "0")))
     ids["coronation"] = start_game(client, CORONATION, variant="coronation", deals_to_win=3)
-    client.post(f"/games/{ids['coronation']}/hands/new", data=_deal(1, ["0", "1", "none", "0"],
-                                                                   "1"))
+    _deal_saved(client.post(f"/games/{ids['coronation']}/hands/new",
+                            data=_deal(1, ["0", "1", "none", "0"], "1")))
     ids["chips"] = start_game(client, CHIPS, variant="chips", preset="house")
-    _hands(client, ids["chips"], CHIPS, [("Ann", {"Ben": 2, "Cy": 1})])
+    _hands(client, ids["chips"], CHIPS, [(RTL, {"Ann": 2, "Cy": 1})])
     client.post(f"/games/{ids['chips']}/chips/events",
                 data={"number": "2", "player": "1", "kind": "pass", "token": "seed-tap"})
     ids["penalty"] = start_game(client, PENALTY)  # the game in play, last started
     _hands(client, ids["penalty"], PENALTY,
-           [("Ann", {"Ben": 3, "دانة": 1}), ("دانة", {"Ann": 2, "Ben": (4, 1)})])
+           [("Ann", {"Ben": 3, RTL: 1}), (RTL, {"Ann": 2, "Ben": (4, 1)})])
     with app.app_context():
-        ids["rtl_player"] = db.session.query(Player.id).filter_by(name="دانة").scalar()
+        ids["rtl_player"] = db.session.query(Player.id).filter_by(name=RTL).scalar()
         db.engine.dispose()
     return ids
 
@@ -71,7 +78,6 @@ def pages(ids: dict[str, int]) -> dict[str, str]:
         out[f"history-game-{variant}"] = f"/history/games/{game}"
     out.update({
         "watch-scoreboard": f"/games/{ids['penalty']}?watch=1",
-        "watch": "/watch",
         "history": "/history/",
         "night": "/history/nights/1",
         "roster": "/players",

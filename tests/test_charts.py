@@ -43,8 +43,7 @@ def test_every_series_is_drawn_with_its_own_colour_and_named_in_the_legend():
     assert list(groups) == ["Ann", "Ben", "Cy"]
     assert len({colour_class(g) for g in groups.values()}) == 3
     legend = " ".join("".join(t.itertext()) for t in svg.iter(f"{SVG}text"))
-    assert f"{FSI}Ann{PDI} 13" in legend and f"{FSI}Ben{PDI} 6" in legend
-    assert f"{FSI}Cy{PDI} 20" in legend
+    assert "Ann 13" in legend and "Ben 6" in legend and "Cy 20" in legend
 
 
 def test_six_players_get_six_different_colours():
@@ -71,7 +70,7 @@ def test_no_colour_is_baked_into_the_drawing_so_it_follows_the_theme():
 def test_a_right_to_left_name_is_isolated_so_its_value_stays_after_it():
     svg = parse(line_chart({"دانة": [0, 1], "Ann": [0, 2]}))
     names = [t for t in svg.iter(f"{SVG}tspan") if t.get("class") == "name"]
-    assert [t.text for t in names] == [f"{FSI}دانة{PDI}", f"{FSI}Ann{PDI}"]
+    assert [t.text for t in names] == [f"{FSI}دانة{PDI}", "Ann"]  # Ann cannot move
 
 
 def test_a_higher_total_is_drawn_higher_up():

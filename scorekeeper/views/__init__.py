@@ -18,7 +18,7 @@ from flask import Flask, abort, current_app, render_template, url_for
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter
 
-from .. import charts, variants
+from .. import bidi, charts, variants
 from ..storage import Loaded, locked_game, read_game
 from ..words import sentence
 
@@ -78,6 +78,7 @@ def game_or_404(game_id: int) -> Loaded:
     game = read_game(game_id)
     if game is None:
         abort(404)
+    bidi.remember_names(game.players)
     return game
 
 
@@ -86,6 +87,7 @@ def locked_or_404(game_id: int) -> Loaded:
     game = locked_game(game_id)
     if game is None:
         abort(404)
+    bidi.remember_names(game.players)
     return game
 
 
@@ -149,3 +151,4 @@ def _template_helpers(app: Flask) -> None:
     app.jinja_env.globals["homes"] = variants.homes
     app.jinja_env.filters["home"] = variants.get
     app.jinja_env.filters["variant_label"] = lambda name: variants.get(name).label
+    bidi.register(app)

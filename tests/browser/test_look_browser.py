@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import passcode
 from scorekeeper.extensions import db
 from tests.browser.conftest import ARTIFACTS, PHONE
 from tests.conftest import make_app, need, serve
@@ -72,7 +73,7 @@ def site(tmp_path_factory):
     ids = seed(path)
     app = make_app(path, csrf=True)
     server, base = serve(app)
-    yield base, pages(ids)
+    yield base, pages(ids), app
     server.close()
     with app.app_context():
         db.engine.dispose()
@@ -91,7 +92,7 @@ def phone_context(browser, base: str, scheme: str, axe: bool = False):
 def walk(browser, site):
     """Open every page in a theme once; return what each breaks (cached per theme)."""
     need(AXE.exists(), "axe-core in node_modules (npm ci)")
-    base, paths = site
+    base, paths, app = site
 
     @functools.cache
     def run(scheme: str) -> dict[str, dict]:
@@ -114,6 +115,16 @@ def walk(browser, site):
                 page.locator("form label.tap").first.click()
                 page.wait_for_selector("form:not([data-previewing])", state="attached")
                 found[f"{name}-tapped"] = page.evaluate(SIZES) | {"axe": page.evaluate(AXE_RUN)}
+        with app.app_context():  # last: a table with a passcode, from a phone without it
+            passcode.store("table-secret-1")
+            db.session.commit()
+        page.goto(paths["record-penalty"])  # asks for the passcode first
+        found["unlock"] = page.evaluate(SIZES) | {"axe": page.evaluate(AXE_RUN)}
+        page.goto(paths["scoreboard-penalty"])  # read-only: the padlock in the bar
+        found["locked-scoreboard"] = page.evaluate(SIZES) | {"axe": page.evaluate(AXE_RUN)}
+        with app.app_context():
+            passcode.clear()
+            db.session.commit()
         context.close()
         return found
 
@@ -167,7 +178,7 @@ DARK_BG, LIGHT_BG = "rgb(17, 22, 29)", "rgb(242, 244, 247)"
 
 
 def test_the_page_follows_the_phone_light_or_dark(browser, site):
-    base, paths = site
+    base, paths, _ = site
     for scheme, colour in (("light", LIGHT_BG), ("dark", DARK_BG)):
         context = phone_context(browser, base, scheme)
         page = context.new_page()
@@ -180,7 +191,7 @@ def test_the_page_follows_the_phone_light_or_dark(browser, site):
 
 
 def test_the_theme_key_is_one_tap_remembered_and_on_before_the_first_paint(browser, site):
-    base, paths = site
+    base, paths, _ = site
     context = phone_context(browser, base, "dark")
     # Note the theme on <html> at the moment <body> arrives, before anything is painted.
     context.add_init_script("""new MutationObserver((_, observer) => {
@@ -223,7 +234,7 @@ def test_the_theme_key_is_one_tap_remembered_and_on_before_the_first_paint(brows
 
 
 def test_a_phone_that_switches_to_light_takes_a_following_page_with_it(browser, site):
-    base, paths = site
+    base, paths, _ = site
     context = phone_context(browser, base, "dark")
     page = context.new_page()
     page.goto(paths["history-game-penalty"])
@@ -236,7 +247,7 @@ def test_a_phone_that_switches_to_light_takes_a_following_page_with_it(browser, 
 
 
 def test_a_right_to_left_name_keeps_its_value_after_it_in_the_chart_legend(browser, site):
-    base, paths = site
+    base, paths, _ = site
     context = phone_context(browser, base, "light")
     page = context.new_page()
     page.goto(paths["scoreboard-penalty"])

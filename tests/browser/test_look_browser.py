@@ -255,3 +255,19 @@ def test_a_right_to_left_name_keeps_its_value_after_it_in_the_chart_legend(brows
     name, value = key.locator(".name").bounding_box(), key.locator(".value").bounding_box()
     assert value["x"] >= name["x"] + name["width"] - 1
     context.close()
+
+
+def test_each_player_card_has_its_name_inside_it_with_no_strip_above(browser, site):
+    """A legend laid over a card's top border left a band of the page's background across
+    the top of each player's card; the name is now the card's heading, inside its border."""
+    base, paths, _ = site
+    context = phone_context(browser, base, "light")
+    page = context.new_page()
+    page.goto(paths["record-penalty"])
+    cards = page.locator("fieldset.card")
+    assert cards.count() >= 4
+    for i in range(cards.count()):
+        card = cards.nth(i).bounding_box()
+        legend = cards.nth(i).locator("legend").bounding_box()
+        assert legend["y"] >= card["y"] + 1, cards.nth(i).locator("legend").inner_text()
+    context.close()

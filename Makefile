@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 HTTPS ?=  # make run HTTPS=1: over HTTPS, on a certificate made on the first run
 
-.PHONY: install install-test run test lint bench clean
+.PHONY: install install-test audit-tools run test lint bench lighthouse clean
 # Installing and starting say what they do in a line each, not the commands behind it.
 .SILENT: $(VENV)/.installed $(VENV)/.installed-test run
 
@@ -26,11 +26,20 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+# The page audits' tools (axe-core, vnu.jar) from package-lock.json; without npm the audits
+# are skipped here (CI installs npm and fails instead).
+audit-tools: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error; \
+	else echo "npm not found: the axe-core and HTML checks will be skipped"; fi
+
 run: install
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m scorekeeper.serve --port $(PORT)$(if $(filter-out 0 no,$(HTTPS)), --https)
 
-test: install-test
+test: install-test audit-tools
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -38,6 +47,9 @@ bench: install-test
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/bench_live.py
 	$(BIN)/python bench/bench_years.py
+
+lighthouse: install
+	bash scripts/lighthouse.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

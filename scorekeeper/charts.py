@@ -10,16 +10,17 @@ from collections.abc import Mapping, Sequence
 from markupsafe import Markup, escape
 
 from . import rules, variants
+from .words import needs_isolating
 
-# Bright enough on the dark panels, apart in hue and lightness; dashes tell apart
-# the pairs some colour-blind eyes confuse (coral and green, blue and violet).
-PALETTE = ("#56b4e9", "#f2c14e", "#ff7a6b", "#5fd08a", "#c792ea", "#e8eef5")
+# The colours come from the page's stylesheet (app.css: --chart-1..6 and the .chart rules),
+# not from here: a chart is drawn once per state of a game and kept, and each phone shows it
+# in its own theme, light or dark. Dashes tell apart the pairs some colour-blind eyes confuse
+# (coral and green, blue and violet).
+SERIES = 6  # classes s1..s6, each with a colour of its own in both themes
 DASHES = ("", "", "9 5", "2 5", "14 4 3 4", "6 4")
-TEXT = "#eef2f6"
-MUTED = "#a3b1c2"
-GRID = "#334152"
-HALO = "#1a212b"  # the card behind the chart: keeps a label readable over a line
-FONT = 14  # user units; a 360-wide chart is drawn about 330 px wide on a phone
+FSI, PDI = "\u2068", "\u2069"  # isolate a name, as <bdi> does in HTML: a right-to-left
+#                                 name keeps its value after it, not before
+FONT = 16  # user units; a 360-wide chart is drawn about 330 px wide on a phone: 14.7 px
 CHAR = FONT * 0.6  # rough width of one character, enough to lay out the legend
 MARKERS_UP_TO = 40  # points per line; more than that and dots only clutter
 
@@ -48,6 +49,16 @@ def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
     return ticks
 
 
+def _isolated(name: str) -> str:
+    """Return a name as SVG text, isolated if it could reorder the legend's line."""
+    return f"{FSI}{escape(name)}{PDI}" if needs_isolating(name) else str(escape(name))
+
+
+def _series(index: int) -> str:
+    """Return the class that gives the index-th series its colour: s1..s6, then round again."""
+    return f"s{index % SERIES + 1}"
+
+
 def _legend(names: Sequence[str], last: Mapping[str, float | None], width: float,
             left: float) -> tuple[list[str], float]:
     """Return the legend's SVG parts (swatch, name, last value) flowed into rows, and its height."""
@@ -59,15 +70,16 @@ def _legend(names: Sequence[str], last: Mapping[str, float | None], width: float
         item = 26 + len(text) * CHAR + 14
         if x > left and x + item > width:
             x, y = left, y + row
-        colour, dash = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]
+        series, dash = _series(i), DASHES[i % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
-            f'<line x1="{x:.1f}" y1="{y - FONT * 0.35:.1f}" x2="{x + 20:.1f}" '
-            f'y2="{y - FONT * 0.35:.1f}" stroke="{colour}" stroke-width="3.5"{dash_attr}/>'
-            f'<text x="{x + 26:.1f}" y="{y:.1f}" fill="{TEXT}">{escape(name)}'
+            f'<g class="key {series}"><line class="swatch" x1="{x:.1f}" y1="{y - FONT * 0.35:.1f}" '
+            f'x2="{x + 20:.1f}" y2="{y - FONT * 0.35:.1f}" stroke-width="3.5"{dash_attr}/>'
+            f'<text x="{x + 26:.1f}" y="{y:.1f}"><tspan class="name">{_isolated(name)}'
+            "</tspan>"
             + ("" if value is None else
-               f' <tspan fill="{colour}" font-weight="700">{_fmt(value)}</tspan>')
-            + "</text>")
+               f' <tspan class="value" font-weight="700">{_fmt(value)}</tspan>')
+            + "</text></g>")
         x += item
     return parts, y + 8
 
@@ -120,33 +132,33 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
            f'<desc id="{chart_id}-desc">{escape(desc)}</desc>', *legend]
     for t in ticks:
         out.append(f'<line x1="{left:.1f}" y1="{py(t):.1f}" x2="{right:.1f}" y2="{py(t):.1f}" '
-                   f'stroke="{GRID}" stroke-width="{1.5 if t == 0 else 1}"/>'
-                   f'<text x="{left - 6:.1f}" y="{py(t) + FONT * 0.35:.1f}" fill="{MUTED}" '
+                   f'class="grid" stroke-width="{1.5 if t == 0 else 1}"/>'
+                   f'<text class="tick" x="{left - 6:.1f}" y="{py(t) + FONT * 0.35:.1f}" '
                    f'text-anchor="end">{_fmt(t)}</text>')
     step = max(1, math.ceil(count / max(1, int((right - left) // (FONT * 2.6)))))
     for i in range(0, count, step):
         label = labels[i] if labels is not None and i < len(labels) else str(i)
         # The last label ends at the right edge instead of running past it.
         anchor = "end" if i == count - 1 and count > 1 else "middle"
-        out.append(f'<text x="{px(i):.1f}" y="{bottom + FONT + 6:.1f}" fill="{MUTED}" '
+        out.append(f'<text class="tick" x="{px(i):.1f}" y="{bottom + FONT + 6:.1f}" '
                    f'text-anchor="{anchor}">{escape(label)}</text>')
     if x_label:
-        out.append(f'<text x="{(left + right) / 2:.1f}" y="{total_height - 6:.1f}" '
-                   f'fill="{MUTED}" text-anchor="middle">{escape(x_label)}</text>')
+        out.append(f'<text class="tick" x="{(left + right) / 2:.1f}" y="{total_height - 6:.1f}" '
+                   f'text-anchor="middle">{escape(x_label)}</text>')
     if y_label:
         middle = (top + bottom) / 2
-        out.append(f'<text x="{FONT:.1f}" y="{middle:.1f}" fill="{MUTED}" text-anchor="middle" '
+        out.append(f'<text class="tick" x="{FONT:.1f}" y="{middle:.1f}" text-anchor="middle" '
                    f'transform="rotate(-90 {FONT:.1f} {middle:.1f})">{escape(y_label)}</text>')
     if target is not None:
         out.append(f'<line class="target" x1="{left:.1f}" y1="{py(target):.1f}" '
-                   f'x2="{right:.1f}" y2="{py(target):.1f}" stroke="{TEXT}" stroke-width="1.5" '
+                   f'x2="{right:.1f}" y2="{py(target):.1f}" stroke-width="1.5" '
                    f'stroke-dasharray="6 5" opacity=".75"/>')
     for index, name in enumerate(names):
         out.append(_line(series[name], index, name, px, py, count))
     if target is not None:  # over the lines, so a line can never hide it
         text = target_label if target_label is not None else f"target {_fmt(target)}"
         out.append(f'<text class="target" x="{left + 4:.1f}" y="{py(target) - 6:.1f}" '
-                   f'fill="{TEXT}" font-size="{FONT - 1}" stroke="{HALO}" stroke-width="4" '
+                   f'font-size="{FONT}" stroke-width="4" '
                    f'paint-order="stroke">{escape(text)}</text>')
     out.append("</svg>")
     return Markup("".join(out))
@@ -154,7 +166,7 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
 
 def _line(values: Sequence[float | None], index: int, name: str, px, py, count: int) -> str:
     """Return one series as polylines broken at gaps, with a dot on each point."""
-    colour, dash = PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)]
+    dash = DASHES[index % len(DASHES)]
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     runs: list[list[tuple[float, float]]] = [[]]
     for i, value in enumerate(values):
@@ -162,14 +174,14 @@ def _line(values: Sequence[float | None], index: int, name: str, px, py, count: 
             runs.append([])
         else:
             runs[-1].append((px(i), py(value)))
-    parts = [f'<g class="series" data-name="{escape(name)}">']
+    parts = [f'<g class="series {_series(index)}" data-name="{escape(name)}">']
     for run in filter(None, runs):
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
+        parts.append(f'<polyline points="{points}" fill="none" '
                      f'stroke-width="3" stroke-linejoin="round" stroke-linecap="round"'
                      f'{dash_attr}/>')
         if count <= MARKERS_UP_TO or len(run) == 1:
-            parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>'
+            parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5"/>'
                          for x, y in run)
     parts.append("</g>")
     return "".join(parts)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
+
+# Bidirectional classes that can reorder the text around them.
+MOVING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
+
 
 def plural(count: int, one: str, many: str | None = None) -> str:
     """Return "1 hand", "2 hands" (or the plural given)."""
@@ -24,3 +29,10 @@ def capital(text: str) -> str:
 def day(when) -> str:
     """Return a day as history names one, e.g. "Sat 21 Nov 2026"."""
     return when.strftime("%a %d %b %Y")
+
+
+def needs_isolating(name: str) -> bool:
+    """Tell whether a name could reorder a left-to-right line around it: it has a
+    right-to-left letter, an Arabic digit or a direction mark, or no left-to-right letter."""
+    classes = {unicodedata.bidirectional(ch) for ch in name}
+    return bool(classes & MOVING) or "L" not in classes

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from scorekeeper import rules
-from scorekeeper.charts import PALETTE, game_chart, game_series, line_chart, nice_ticks
+from scorekeeper.charts import FSI, PDI, SERIES, game_chart, game_series, line_chart, nice_ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -20,7 +20,8 @@ def parse(markup: str) -> ET.Element:
 
 def series_groups(svg: ET.Element) -> dict[str, ET.Element]:
     """Return each drawn series by name."""
-    return {g.get("data-name"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "series"}
+    return {g.get("data-name"): g for g in svg.iter(f"{SVG}g")
+            if "series" in g.get("class", "").split()}
 
 
 def points_of(group: ET.Element) -> list[tuple[float, float]]:
@@ -31,21 +32,45 @@ def points_of(group: ET.Element) -> list[tuple[float, float]]:
     return out
 
 
+def colour_class(group: ET.Element) -> str:
+    """Return the class that colours a series (s1..s6: app.css gives each a colour)."""
+    return next(c for c in group.get("class").split() if re.fullmatch(r"s[1-6]", c))
+
+
 def test_every_series_is_drawn_with_its_own_colour_and_named_in_the_legend():
     svg = parse(line_chart({"Ann": [0, 3, 13], "Ben": [0, 5, 6], "Cy": [0, 7, 20]}, 25))
     groups = series_groups(svg)
     assert list(groups) == ["Ann", "Ben", "Cy"]
-    colours = [next(g.iter(f"{SVG}polyline")).get("stroke") for g in groups.values()]
-    assert len(set(colours)) == 3
+    assert len({colour_class(g) for g in groups.values()}) == 3
     legend = " ".join("".join(t.itertext()) for t in svg.iter(f"{SVG}text"))
     assert "Ann 13" in legend and "Ben 6" in legend and "Cy 20" in legend
 
 
 def test_six_players_get_six_different_colours():
-    assert len(set(PALETTE)) == 6
+    assert SERIES == 6
     svg = parse(line_chart({f"P{i}": [0, i] for i in range(6)}))
-    colours = {next(g.iter(f"{SVG}polyline")).get("stroke") for g in series_groups(svg).values()}
-    assert len(colours) == 6
+    assert len({colour_class(g) for g in series_groups(svg).values()}) == 6
+
+
+def test_each_legend_key_has_its_series_colour():
+    svg = parse(line_chart({"Ann": [0, 3], "Ben": [0, 5]}))
+    keys = [g for g in svg.iter(f"{SVG}g") if "key" in g.get("class").split()]
+    assert [colour_class(k) for k in keys] == [colour_class(g)
+                                               for g in series_groups(svg).values()]
+
+
+def test_no_colour_is_baked_into_the_drawing_so_it_follows_the_theme():
+    """A chart is drawn once per state of a game and kept; each phone shows it in its own
+    theme, so every colour comes from the stylesheet (classes), none from the SVG."""
+    markup = str(line_chart({"Ann": [0, 3, 13], "Ben": [0, 5, 6]}, 25, y_label="points"))
+    assert not re.search(r"#[0-9a-fA-F]{3,8}\b", markup)
+    assert not re.search(r'\b(fill|stroke)="(?!none)', markup)
+
+
+def test_a_right_to_left_name_is_isolated_so_its_value_stays_after_it():
+    svg = parse(line_chart({"دانة": [0, 1], "Ann": [0, 2]}))
+    names = [t for t in svg.iter(f"{SVG}tspan") if t.get("class") == "name"]
+    assert [t.text for t in names] == [f"{FSI}دانة{PDI}", "Ann"]  # Ann cannot move
 
 
 def test_a_higher_total_is_drawn_higher_up():

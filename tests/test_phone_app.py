@@ -33,7 +33,11 @@ def test_the_manifest_makes_the_app_installable_with_every_icon_it_names(client)
 def test_every_page_links_the_manifest_the_touch_icon_and_says_what_it_is(client):
     html = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert '<meta name="theme-color" content="#11161d">' in html
+    # The bar's colour follows the phone's theme (theme.js switches both for a phone's choice).
+    assert ('<meta name="theme-color" content="#11161d" media="(prefers-color-scheme: dark)">'
+            in html)
+    assert ('<meta name="theme-color" content="#f2f4f7" media="(prefers-color-scheme: light)">'
+            in html)
     assert '<meta name="description" content="' in html
     touch = html.split('<link rel="apple-touch-icon" href="')[1].split('"')[0]
     assert png_size(client.get(touch).data) == (180, 180)

@@ -1,10 +1,12 @@
 """Impossible hands and bad new games through the forms: a message at the field, what was typed
 kept, nothing written."""
 
+import html as markup
 import re
 
 import pytest
 
+from scorekeeper.bidi import needs_isolating
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, Round
 from tests.conftest import alerts, hand_data, start_game
@@ -226,7 +228,9 @@ def test_unusual_names_are_seated_cleaned_up_and_shown_as_typed(client, typed, s
     response = new_game(client, typed, "Ben")
     assert response.status_code == 302, alerts(response.get_data(as_text=True))
     html = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert f"<b>{shown}</b> deals" in html
+    # A right-to-left name is isolated (<bdi>), so the words around it keep their places.
+    isolated = f"<bdi>{shown}</bdi>" if needs_isolating(markup.unescape(shown)) else shown
+    assert f"<b>{isolated}</b> deals" in html
     assert client.get("/games/1/export.json").get_json()["players"][0] == (
         shown.replace("&lt;", "<").replace("&gt;", ">"))
 

@@ -129,9 +129,9 @@ class Home:
         """Return the game's settings in a few words."""
         return ""
 
-    def unit(self, settings: Mapping[str, Any]) -> str:
-        """Return what a total counts, short: "pts"."""
-        return "pts"
+    def unit(self, settings: Mapping[str, Any], count: int = 2) -> str:
+        """Return what a total of `count` counts, short: "pts" ("pt" for 1)."""
+        return "pt" if count == 1 else "pts"
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return what a total counts, as a chart's heading says it."""

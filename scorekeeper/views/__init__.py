@@ -18,7 +18,7 @@ from flask import Flask, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter
 
-from .. import charts, variants
+from .. import bidi, charts, variants
 from ..forms import ConfirmForm
 from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
@@ -112,6 +112,7 @@ def game_or_404(game_id: int) -> Loaded:
     game = read_game(game_id)
     if game is None:
         abort(404)
+    bidi.remember_names(game.players)
     return game
 
 
@@ -120,6 +121,7 @@ def locked_or_404(game_id: int) -> Loaded:
     game = locked_game(game_id)
     if game is None:
         abort(404)
+    bidi.remember_names(game.players)
     return game
 
 
@@ -183,3 +185,4 @@ def _template_helpers(app: Flask) -> None:
     app.jinja_env.globals["homes"] = variants.homes
     app.jinja_env.filters["home"] = variants.get
     app.jinja_env.filters["variant_label"] = lambda name: variants.get(name).label
+    bidi.register(app)

@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, flash, redirect, render_template, url_
 from markupsafe import Markup
 
 from .. import roster, rules, stats
+from ..bidi import bdi
 from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
@@ -93,7 +94,8 @@ def merge(player_id: int):
     player = db.get_or_404(Player, player_id)
     others = [(p, stored.games_of(p)) for p in stored.roster() if p.id != player.id]
     form = MergeForm()
-    form.other.choices = [(p.id, f"{p.name} · {plural(games, 'game')}") for p, games in others]
+    form.other.choices = [(p.id, bdi(p.name) + f" · {plural(games, 'game')}")
+                          for p, games in others]
     error = None
     if form.validate_on_submit():
         chosen = dict(form.other.choices)[form.other.data]

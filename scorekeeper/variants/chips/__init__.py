@@ -52,9 +52,11 @@ class ChipsHome(CardsHome):
             words.append(f"to {settings['target']}")
         return " · ".join(words)
 
-    def unit(self, settings: Mapping[str, Any]) -> str:
-        """Return "pts" for pots won, "chips" for stacks."""
-        return "pts" if settings.get("reset_each_hand") else "chips"
+    def unit(self, settings: Mapping[str, Any], count: int = 2) -> str:
+        """Return "pts" for pots won, "chips" for stacks (singular for 1)."""
+        if settings.get("reset_each_hand"):
+            return super().unit(settings, count)
+        return "chip" if count == 1 else "chips"
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return what a total counts: the score (pots won) or the chips."""
@@ -181,7 +183,8 @@ class ChipsHome(CardsHome):
                     + (f" ({box} stay in the box)" if box else "")
                     + "; the hand's winner scores the pot.")
         else:
-            note = f"{in_play} chips in play, {each} each at the start; 0 chips is out."
+            note = (f"{in_play} chips in play, {each} each at the start; "
+                    "a player with no chips left is out.")
         return {**super().scoreboard(game), "heading": heading, "note": note, "reset": reset,
                 "stories": list(reversed(live.stories(game.core, result)))}
 

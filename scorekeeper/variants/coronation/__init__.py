@@ -51,9 +51,9 @@ class CoronationHome(Home):
         """Return e.g. "first to 3 deals"."""
         return f"first to {plural(settings['deals_to_win'], 'deal')}"
 
-    def unit(self, settings: Mapping[str, Any]) -> str:
-        """Return "deals"."""
-        return "deals"
+    def unit(self, settings: Mapping[str, Any], count: int = 2) -> str:
+        """Return "deals" ("deal" for 1)."""
+        return "deal" if count == 1 else "deals"
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return "Deals won"."""

@@ -19,7 +19,7 @@ class PenaltyHome(CardsHome):
     fact_lines = (
         FactLine("penalty_per_hand", "Penalty per hand", "penalty_hands",
                  lambda f: (f"{f['penalty_points'] / f['penalty_hands']:.1f}",
-                            f"{f['penalty_points']} points in "
+                            f"{plural(f['penalty_points'], 'point')} in "
                             f"{plural(f['penalty_hands'], 'hand')}", "")),
         KINGS_LEFT,
     )

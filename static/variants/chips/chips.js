@@ -59,6 +59,8 @@
       var have = parseInt(stack.textContent, 10);
       var paid = item.chips > have ? have : item.chips;
       stack.textContent = have - paid;
+      var unit = $("[data-stack-unit]", row);
+      if (unit) unit.textContent = have - paid === 1 ? "chip" : "chips";
       pot.textContent = parseInt(pot.textContent, 10) + paid;
       row.classList.add("pending");
       $(".pot", panel).classList.add("pending");

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from . import rules, variants
-from .words import day
+from .i18n import day
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from .. import rules
-from ..words import plural
+from ..i18n import N_
 
 STALEMATE = "stalemate"
 NOBODY = "none"
@@ -89,6 +91,14 @@ class FactLine:
     show: Callable[[Mapping[str, int]], tuple[str, str, str]]
 
 
+# What a round is called, and counted, in each language (see docs/glossary.md).
+_WORDS = (N_("hand"), N_("hands"), N_("deal"), N_("deals"))
+_ROUNDS = {"hand": lambda n: ngettext("%(num)d hand", "%(num)d hands", n),
+           "deal": lambda n: ngettext("%(num)d deal", "%(num)d deals", n)}
+_PLAYED = {"hand": lambda n: ngettext("%(num)d hand played", "%(num)d hands played", n),
+           "deal": lambda n: ngettext("%(num)d deal played", "%(num)d deals played", n)}
+
+
 class Home:
     """A variant's home: its words, forms, view-models, exports and statistics."""
 
@@ -109,8 +119,8 @@ class Home:
 
     @property
     def label(self) -> str:
-        """Return the variant's name as the table says it."""
-        return self.rules.label
+        """Return the variant's name as the table says it, in the page's language."""
+        return gettext(self.rules.label)
 
     def template(self, part: str) -> list[str]:
         """Return where a page part is: this variant's own, else the shared one."""
@@ -118,12 +128,18 @@ class Home:
 
     # -- words -----------------------------------------------------------------------
     def word(self, count: int | None = None) -> str:
-        """Return what a round is called: "hand", or "hands" for a count other than one."""
-        return self.round_word if count is None or count == 1 else self.round_word + "s"
+        """Return what a round is called: "hand", or "hands" for a count other than one
+        (in the page's language: "mano", "manos")."""
+        word = self.round_word if count is None or count == 1 else f"{self.round_word}s"
+        return gettext(word)
 
     def rounds(self, count: int) -> str:
         """Return a count of rounds in words: "1 hand", "3 deals"."""
-        return plural(count, self.round_word)
+        return _ROUNDS[self.round_word](count)
+
+    def played(self, count: int) -> str:
+        """Return a count of rounds played: "3 hands played" ("3 manos jugadas")."""
+        return _PLAYED[self.round_word](count)
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return the game's settings in a few words."""

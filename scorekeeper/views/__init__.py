@@ -20,6 +20,7 @@ from werkzeug.routing import IntegerConverter
 
 from .. import bidi, charts, variants
 from ..forms import ConfirmForm
+from ..i18n import language
 from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
 
@@ -131,7 +132,8 @@ class Drawn:
     After each change every phone at the table opens the same scoreboard: its standings,
     hand-by-hand table and chart are the same for all of them, so each is drawn once. The
     key is the game as read (`repr` of the whole Loaded game: every stored field, rounds,
-    taps), so a game that changed in any way is drawn afresh, never shown from before.
+    taps), so a game that changed in any way is drawn afresh, never shown from before, and
+    the language it is drawn in: a Spanish phone is never shown an English board.
     """
 
     def __init__(self, size: int = 64) -> None:
@@ -158,7 +160,7 @@ def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     board (standings, hand by hand) and chart, drawn once per state of the game."""
     home = variants.get(game.variant)
     drawn: Drawn = current_app.extensions["drawn"]
-    state = repr(game)
+    state = (repr(game), language())
     board = drawn.get(("board", watching, state), lambda: render_template(
         home.template("scoreboard"), game=game, home=home, result=game.result,
         vm=home.scoreboard(game), watching=watching))

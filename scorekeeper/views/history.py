@@ -12,6 +12,7 @@ from markupsafe import Markup
 from .. import csv_export, history, rules
 from ..extensions import db
 from ..forms import ConfirmForm, MoveGameForm, NightForm
+from ..i18n import month as month_of
 from ..models import Game, Night
 from ..storage import Loaded, nights, stamp, touch
 from ..words import capital
@@ -48,7 +49,7 @@ def _listing(page: int) -> Markup | None:
     found.total = total  # the years' counts add up to it: no second count of every night
     summaries = history.night_lines(found.items)
     months = [(month, list(group)) for month, group in
-              groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]
+              groupby(summaries, key=lambda s: month_of(s.night.started_at))]
     pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
                             has_prev=found.has_prev, prev_num=found.prev_num,
                             has_next=found.has_next, next_num=found.next_num)

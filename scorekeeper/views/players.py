@@ -10,6 +10,7 @@ from ..bidi import bdi
 from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
+from ..i18n import language
 from ..models import Player
 from ..passcode import asks
 from ..storage import lock, stamp
@@ -45,7 +46,8 @@ def _chart(points, name: str, nights: int) -> Markup | None:
     if len(points) < 2:
         return None
     return current_app.extensions["drawn"].get(
-        ("form chart", name, nights, tuple(points)), lambda: _draw(points, name, nights))
+        ("form chart", name, nights, tuple(points), language()),
+        lambda: _draw(points, name, nights))
 
 
 def _draw(points, name: str, nights: int) -> Markup:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, request
+from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = {"en": "English", "es": "Español"}  # each named in its own words
@@ -29,7 +29,10 @@ def N_(text: str) -> str:
 
 
 def choose() -> str:
-    """Return the language of this request: the phone's choice, else its Accept-Language."""
+    """Return the language of this request: the phone's choice, else its Accept-Language;
+    English outside a request (the command line, a page part drawn by a test)."""
+    if not has_request_context():
+        return DEFAULT
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen

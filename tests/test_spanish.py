@@ -63,7 +63,7 @@ def test_without_spanish_asked_for_pages_are_english(client, header):
     for url in ["/", "/games/1", "/settings", "/history/"]:
         html = client.get(url, headers=headers).get_data(as_text=True)
         assert lang_of(html) == "en", url
-        assert "History" in html and "Historial" not in html, url
+        assert ">History<" in html and ">Noches<" not in html, url
     assert "Español" in client.get("/", headers=headers).get_data(as_text=True)
 
 
@@ -72,7 +72,9 @@ def test_a_phone_that_asks_for_spanish_gets_spanish(client, header):
     start_game(client, P)
     html = client.get("/games/1", headers={"Accept-Language": header}).get_data(as_text=True)
     assert lang_of(html) == "es"
-    assert "Historial" in html and "Clasificación" in html and "Anotar mano 1" in html
+    # The header's words are short ones (Noches, Rivales), so the brand fits at 390 px.
+    assert ">Noches<" in html and ">Rivales<" in html
+    assert "Clasificación" in html and "Anotar mano 1" in html
     assert ">History<" not in html and "Standings" not in html
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
@@ -12,9 +13,10 @@ from ...storage import add_tap, undo_tap
 from ...storage.writer import event_with_token
 from ...views import expired, game_or_404, game_view, locked_or_404, refusal
 from . import HOME
-from .live import KIND_LABELS
+from .live import kind_word, label
 
 bp = Blueprint("chips", __name__, url_prefix="/games/<int:game_id>/chips")
+bp.add_app_template_global(kind_word)
 PARTIAL = "X-Live-Panel"  # header sent by chips.js: answer with the panel, not a redirect
 
 
@@ -90,7 +92,8 @@ def undo(game_id: int):
         db.session.rollback()
         return _answer(game_id, refusal(error))
     if undone is not None and not request.headers.get(PARTIAL):
-        flash(f"Undone: {undone.player}, {KIND_LABELS[undone.kind].lower()}.")
+        flash(gettext("Undone: %(name)s, %(what)s.", name=undone.player,
+                      what=label(undone.kind).lower()))
     return _answer(game_id)
 
 

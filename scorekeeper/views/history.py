@@ -7,6 +7,7 @@ from itertools import groupby
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import csv_export, history, rules
@@ -80,12 +81,13 @@ def night(night_id: int):
         try:
             nights.rename(found, form.name.data, form.notes.data)
             db.session.commit()
-            flash("Night saved.")
+            flash(gettext("Night saved."))
             return redirect(url_for("history.night", night_id=found.id))
         except rules.RuleError as error:
             db.session.rollback()
             field = error.field or "name"
-            errors[field] = f"{capital(field)} {error.message}."
+            label = {"name": gettext("Name"), "notes": gettext("Notes")}.get(field, capital(field))
+            errors[field] = f"{label} {error.message}."
     elif request.method == "POST":
         errors["name"] = expired(again="save again")
     return _night_page(found, form, errors, 422 if errors else 200)
@@ -140,7 +142,7 @@ def move(game_id: int):
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _game_page(found, form, expired("moved"))
-        return _game_page(found, form, "Choose the night to move this game to.")
+        return _game_page(found, form, gettext("Choose the night to move this game to."))
     target = None if form.night.data == "new" else db.session.get(Night, int(form.night.data))
     try:
         target = nights.move_game(row, target)
@@ -149,7 +151,7 @@ def move(game_id: int):
     except rules.RuleError as error:
         db.session.rollback()
         return _game_page(found, form, refusal(error))
-    flash(f"Game moved to {history.label(target)}.")
+    flash(gettext("Game moved to %(night)s.", night=history.label(target)))
     return redirect(url_for("history.night", night_id=target.id))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request
+from flask_babel import gettext
 
 from .. import reads_only
 from ..extensions import csrf
@@ -20,8 +21,9 @@ def choose():
     """Remember this phone's language and open the page it was on again, in that language."""
     chosen = request.form.get("lang", "")
     if chosen not in LANGUAGES:
-        return render_template("error.html", title="Unknown language",
-                               message=f"Choose one of: {', '.join(LANGUAGES.values())}."), 400
+        return render_template("error.html", title=gettext("Unknown language"),
+                               message=gettext("Choose one of: %(names)s.",
+                                               names=", ".join(LANGUAGES.values()))), 400
     response = redirect(back(request.form.get("next")), 303)
     response.set_cookie(COOKIE, chosen, max_age=REMEMBER, httponly=True, samesite="Lax",
                         secure=request.is_secure)

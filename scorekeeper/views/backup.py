@@ -69,5 +69,5 @@ def restore():
     except rules.RuleError as refused:
         db.session.rollback()
         return _page(form, gettext("Nothing was restored. %(why)s", why=capital(str(refused))))
-    flash(f"Restored {backup.summary(counts)}.")
+    flash(gettext("Restored %(what)s.", what=backup.summary(counts)))
     return redirect(url_for("players.roster"))

@@ -151,3 +151,66 @@ def test_the_switch_comes_back_to_the_page_it_was_tapped_on_with_its_query(clien
     response = client.post("/language", data={"lang": "es", "next": "/history/"},
                            headers={"Referer": "http://evil.example/x"})
     assert response.headers["Location"] == "/history/"
+
+
+def visible_text(html: str) -> str:
+    """Return what a page shows in its main part: no tags, scripts, styles or charts."""
+    body = re.sub(r"(?s)<(script|style|svg)\b.*?</\1>", " ", html.split("<main", 1)[-1])
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+# English a page showed before it was translated; none of it may come back in Spanish.
+ENGLISH = ["New game", "Players, clockwise", "game night", "Hand by hand", "to go",
+           "Stacks", "chips in play", "in the pot", "Undo", "Best night", "Head to head",
+           "win rate", "Rename", "Merge", "Back up", "Restore", "Import", "No connection",
+           "Try again", "certificate", "Delete this game", "Keep it", " each", " set ",
+           "takes the", "went out", "Move to another night", "New name"]
+
+
+def test_the_pages_around_a_game_say_nothing_in_english(client):
+    """New game, history, a night and a game, players, a chip pot with taps, backup, import,
+    trust, offline: in Spanish, with the game's own words from the glossary."""
+    start_game(client, P)
+    client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}))
+    start_game(client, P, variant="chips", preset="house")
+    client.post("/games/2/chips/tap", data={"number": "1", "player": "0", "kind": "pass",
+                                            "token": "tap-1"})
+    client.post("/games/2/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}))
+    client.post("/games/2/chips/tap", data={"number": "2", "player": "0", "kind": "pass",
+                                            "token": "tap-2"})
+    client.set_cookie("kc_lang", "es")
+    said = {}
+    for url in ["/games/new", "/history/", "/history/nights/1", "/history/games/1",
+                "/history/games/2", "/games/2", "/games/2/hands/new", "/players",
+                "/players/1", "/players/1/merge", "/backup", "/import", "/trust", "/offline",
+                "/games/1/delete"]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        said[url] = text = visible_text(response.get_data(as_text=True))
+        english = [words for words in ENGLISH
+                   if re.search(rf"(?<![\w]){re.escape(words)}(?![\w])", text)]
+        assert not english, f"{url} still says {english}: {text[:600]}"
+    assert "Jugadores, en el sentido de las agujas del reloj" in said["/games/new"]
+    assert "1 noche de juego" in said["/history/"]
+    assert "hasta 25 · rey 10, carta 1" in said["/history/nights/1"]
+    assert "faltan 22" in said["/history/games/1"]
+    assert "Reglas de la casa · 50 cada uno" in said["/games/2"]
+    assert "Pase" in said["/games/2"] and "en el pozo" in said["/games/2"]
+    assert "se lleva el pozo de" in said["/games/2"]
+    assert "El pozo" in said["/games/2/hands/new"]
+    assert "Mejor noche" in said["/players/1"] and "Cara a cara" not in said["/players/1"]
+    assert "Copia de seguridad y restaurar" in said["/backup"]
+    assert "Sin conexión" in said["/offline"]
+
+
+def test_a_message_after_a_change_is_in_the_phones_language(client):
+    start_game(client, P)
+    client.set_cookie("kc_lang", "es")
+    html = client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}),
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Guardado: Mano 1" in html and "Hand 1 saved" not in html
+    html = client.post("/games/1/hands/new", data=hand_data(P, None, {"Ann": 3}, number=2)
+                       ).get_data(as_text=True)
+    assert "¿Cuántas cartas le quedan a Ben?" in html
+    html = client.get("/games/99").get_data(as_text=True)
+    assert "No encontrado" in html and "Not found" not in html

@@ -31,6 +31,11 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     in_spanish(page, taps)
     assert page.locator("h2").first.inner_text() == "Clasificación"
     assert page.locator("#record-hand").inner_text() == "Anotar mano 1"
+    # The header's short words leave the whole name in view at 390 px ("Kings Corne…" before).
+    brand = page.locator(".brand")
+    assert brand.evaluate("b => b.scrollWidth <= b.clientWidth"), "the brand is cut"
+    # The keep-awake switch (its words set by wakelock.js) speaks Spanish too.
+    assert page.locator("[data-awake-label]").inner_text().startswith("Pantalla")
     shot(page, "es-penalty-scoreboard")
     taps.tap("#record-hand")
     assert page.locator("legend").first.inner_text() == "¿Quién salió?"
@@ -43,6 +48,8 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     page.wait_for_selector("html[lang=en]")
     start_chips(page, taps, ["Ann", "Ben", "Cy"], preset="House")
     in_spanish(page, taps)
+    assert page.locator(".live .tapkey").first.inner_text().startswith("Pase")
+    assert "Fichas al empezar" in page.locator(".chips-standings h2").inner_text()
     shot(page, "es-chips-scoreboard")
     taps.tap("#record-hand")
     assert page.locator("#save-hand").inner_text() == "Guardar mano 1"

@@ -53,9 +53,11 @@ def tap(game_id: int):
         if "csrf_token" in form.errors:
             return _expired(game_id)
         if "player" in form.errors:
-            return _answer(game_id, f"There is no player at seat "
-                                    f"{request.form.get('player', '')!r}, so nothing was saved.")
-        return _answer(game_id, "That tap could not be read, so nothing was saved: tap again.")
+            return _answer(game_id, gettext("There is no player at seat %(seat)s, so nothing "
+                                            "was saved.",
+                                            seat=repr(request.form.get("player", ""))))
+        return _answer(game_id, gettext("That tap could not be read, so nothing was saved: tap "
+                                        "again."))
     token = form.token.data or None
     game = locked_or_404(game_id)
     try:
@@ -71,7 +73,8 @@ def tap(game_id: int):
         # Two phones tapped at once: the same tap twice is saved once, two taps need a retry.
         db.session.rollback()
         if event_with_token(token) is None:
-            return _answer(game_id, "Another phone tapped at the same moment: tap again.")
+            return _answer(game_id, gettext("Another phone tapped at the same moment: tap "
+                                            "again."))
     return _answer(game_id)
 
 
@@ -83,7 +86,7 @@ def undo(game_id: int):
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _expired(game_id)
-        return _answer(game_id, "That undo could not be read, so nothing was undone.")
+        return _answer(game_id, gettext("That undo could not be read, so nothing was undone."))
     game = locked_or_404(game_id)
     try:
         undone = undo_tap(game, form.number.data or 0, form.event.data)

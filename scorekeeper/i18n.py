@@ -73,7 +73,8 @@ def init(app: Flask) -> None:
 
     @app.context_processor
     def _languages():
-        return {"lang": language, "languages": LANGUAGES, "lang_here": here}
+        return {"lang": language, "languages": LANGUAGES, "lang_here": here,
+                "js_words": js_words}
 
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["long_day"] = long_day
@@ -116,3 +117,29 @@ def month(when) -> str:
     if not has_request_context() or language() == "en":
         return when.strftime("%B %Y")
     return format_date(when, "LLLL 'de' y")
+
+
+def js_words() -> dict[str, str]:
+    """Return the words the page's scripts say, in its language, with {name} placeholders
+    (base.html puts them in #kc-words; forms.js, app.js and chips.js read them there)."""
+    from flask_babel import gettext, ngettext
+
+    return {
+        "stalemate_chip": gettext("Stalemate ✎"),
+        "went_out_chip": gettext("%(name)s went out ✎", name="{name}"),
+        "nobody_went_out": gettext("Nobody went out (stalemate)"),
+        "went_out": gettext("%(name)s went out", name="{name}"),
+        "change_who": gettext("%(said)s: change who went out", said="{said}"),
+        "fit_exact": gettext("⚠ For exactly %(min)s players; %(seated)s are seated",
+                             min="{min}", seated="{seated}"),
+        "fit_range": gettext("⚠ For %(min)s to %(max)s players; %(seated)s are seated",
+                             min="{min}", max="{max}", seated="{seated}"),
+        "fits": gettext("✓ Fits your %(seated)s players", seated="{seated}"),
+        "tap": gettext("%(num)s tap", num="{n}"),
+        "taps": gettext("%(num)s taps", num="{n}"),
+        "taps_waiting": gettext("No connection: %(taps)s waiting, sent as soon as it is back.",
+                                taps="{taps}"),
+        "taps_saving": gettext("Saving %(taps)s…", taps="{taps}"),
+        "chip": ngettext("chip", "chips", 1),
+        "chips": ngettext("chip", "chips", 2),
+    }

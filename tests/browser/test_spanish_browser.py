@@ -41,6 +41,9 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     assert page.locator("legend").first.inner_text() == "¿Quién salió?"
     assert page.locator("#save-hand").inner_text() == "Guardar mano 1"
     shot(page, "es-penalty-hand")
+    # Once tapped, who went out folds into a chip that forms.js words in Spanish.
+    taps.tap("[data-went-out] label:has-text('Ben')")
+    assert page.locator("[data-out-chip]").inner_text() == "salió Ben ✎"
     # The choice is remembered: a new game, then chips and coronation, all in Spanish.
     page.goto("/")
     assert page.locator("html").get_attribute("lang") == "es"

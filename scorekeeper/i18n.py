@@ -121,8 +121,8 @@ def month(when) -> str:
 
 def js_words() -> dict[str, str]:
     """Return the words the page's scripts say, in its language, with {name} placeholders
-    (base.html puts them in #kc-words; forms.js, app.js and chips.js read them there)."""
-    from flask_babel import gettext, ngettext
+    (base.html puts them in the body's data-words; the scripts read them there)."""
+    from flask_babel import gettext
 
     return {
         "stalemate_chip": gettext("Stalemate ✎"),
@@ -140,6 +140,4 @@ def js_words() -> dict[str, str]:
         "taps_waiting": gettext("No connection: %(taps)s waiting, sent as soon as it is back.",
                                 taps="{taps}"),
         "taps_saving": gettext("Saving %(taps)s…", taps="{taps}"),
-        "chip": ngettext("chip", "chips", 1),
-        "chips": ngettext("chip", "chips", 2),
     }

@@ -3,9 +3,9 @@
    from the server, and keeping a game's pages in step with the other phones. */
 (function () {
   "use strict";
-  // Words in the page's language (base.html's #kc-words), with {name} placeholders.
+  // Words in the page's language (base.html's body data-words), with {name} placeholders.
   var WORDS = (function () {
-    try { return JSON.parse(document.getElementById("kc-words").textContent); } catch (e) { return {}; }
+    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
   })();
   var say = function (key, english, vars) {
     var text = WORDS[key] || english;

@@ -5,9 +5,9 @@
    - New game: the chosen set's value of each setting is marked. */
 (function () {
   "use strict";
-  // Words in the page's language (base.html's #kc-words), with {name} placeholders.
+  // Words in the page's language (base.html's body data-words), with {name} placeholders.
   var WORDS = (function () {
-    try { return JSON.parse(document.getElementById("kc-words").textContent); } catch (e) { return {}; }
+    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
   })();
   var say = function (key, english, vars) {
     var text = WORDS[key] || english;
@@ -69,7 +69,7 @@
       var paid = item.chips > have ? have : item.chips;
       stack.textContent = have - paid;
       var unit = $("[data-stack-unit]", row);
-      if (unit) unit.textContent = have - paid === 1 ? say("chip", "chip") : say("chips", "chips");
+      if (unit) unit.textContent = have - paid === 1 ? (unit.dataset.one || "chip") : (unit.dataset.many || "chips");
       pot.textContent = parseInt(pot.textContent, 10) + paid;
       row.classList.add("pending");
       $(".pot", panel).classList.add("pending");

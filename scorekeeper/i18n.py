@@ -140,4 +140,26 @@ def js_words() -> dict[str, str]:
         "taps_waiting": gettext("No connection: %(taps)s waiting, sent as soon as it is back.",
                                 taps="{taps}"),
         "taps_saving": gettext("Saving %(taps)s…", taps="{taps}"),
+        # offline.js: a hand kept on the phone while there is no connection.
+        "off_copy": gettext("No connection: this page as it was at %(time)s.", time="{time}"),
+        "off_refused": gettext("%(label)s was not saved: %(reason)s", label="{label}",
+                               reason="{reason}"),
+        "off_open": gettext("Open it"),
+        "off_discard": gettext("Discard"),
+        "off_discard_what": gettext("Discard %(label)s", label="{label}"),
+        "off_taps_first": gettext("%(label)s waiting to send · the chips taps before it go "
+                                  "first.", label="{label}"),
+        "off_open_game": gettext("Open the game"),
+        "off_locked": gettext("%(label)s waiting to send · this phone needs the table "
+                              "passcode.", label="{label}"),
+        "off_unlock": gettext("Unlock"),
+        "off_waiting": gettext("%(label)s waiting to send · no connection. It is sent by "
+                               "itself when the connection is back.", label="{label}"),
+        "off_sending": gettext("Sending %(label)s…", label="{label}"),
+        "off_sent": gettext("%(label)s (saved with no connection) sent at %(time)s.",
+                            label="{label}", time="{time}"),
+        "off_dismiss": gettext("Dismiss"),
+        "off_answered": gettext("the server answered %(status)s.", status="{status}"),
+        "off_edit": gettext("No connection: this correction is not saved. Save again when the "
+                            "connection is back."),
     }

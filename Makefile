@@ -6,10 +6,12 @@ PORT ?= 8000
 HTTPS ?=  # make run HTTPS=1: over HTTPS, on a certificate made on the first run
 
 .PHONY: install install-test audit-tools run test lint bench lighthouse clean
+# The compiled message catalogues (Spanish), built from the .po files beside them.
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 # Installing and starting say what they do in a line each, not the commands behind it.
-.SILENT: $(VENV)/.installed $(VENV)/.installed-test run
+.SILENT: $(VENV)/.installed $(VENV)/.installed-test $(CATALOGUES) run
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed $(CATALOGUES)
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || { echo "Creating the virtual environment in $(VENV)/"; \
@@ -18,6 +20,10 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.installed
+	echo "Compiling the $* translation"
+	$(BIN)/pybabel -q compile -i $< -o $@ -l $*
 
 install-test: $(VENV)/.installed-test
 
@@ -39,7 +45,7 @@ run: install
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m scorekeeper.serve --port $(PORT)$(if $(filter-out 0 no,$(HTTPS)), --https)
 
-test: install-test audit-tools
+test: install install-test audit-tools
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

@@ -10,7 +10,7 @@ from flask import Flask, current_app, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import passcode
+from . import i18n, passcode
 from .extensions import compress, csrf, db, limiter, migrate
 from .security import guard, private_file, private_folder
 
@@ -72,6 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     limiter.init_app(app)
     passcode.guard(app)
     compress.init_app(app)
+    i18n.init(app)
     app.after_request(_cache_versioned_static)
 
     from . import cli, models  # noqa: F401  (models registers the tables)

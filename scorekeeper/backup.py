@@ -437,5 +437,11 @@ def restore_file(file: IO[bytes]) -> dict[str, int]:
 
 def summary(counts: dict[str, int]) -> str:
     """Return what a restore brought in, e.g. "5 players, 2 nights and 1 game"."""
-    said = [f"{n} {what[:-1] if n == 1 else what}" for what, n in counts.items()]
-    return ", ".join(said[:-1]) + " and " + said[-1]
+    from flask_babel import gettext, ngettext
+
+    counted = {"players": lambda n: ngettext("%(num)d player", "%(num)d players", n),
+               "nights": lambda n: ngettext("%(num)d night", "%(num)d nights", n),
+               "games": lambda n: ngettext("%(num)d game", "%(num)d games", n)}
+    said = [counted[what](n) if what in counted else f"{n} {what[:-1] if n == 1 else what}"
+            for what, n in counts.items()]
+    return gettext("%(some)s and %(last)s", some=", ".join(said[:-1]), last=said[-1])

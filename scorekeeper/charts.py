@@ -7,6 +7,7 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from . import rules, variants
@@ -197,7 +198,8 @@ def game_series(core: rules.Game, result: rules.GameResult) -> dict[str, list[in
 def game_chart_title(core: rules.Game) -> str:
     """Return the heading of a game's chart, e.g. "Penalty points, hand by hand"."""
     home = variants.get(core.variant)
-    return f"{home.totals_label(core.settings)}, {home.word()} by {home.word()}"
+    return gettext("%(what)s, %(round)s by %(round)s", what=home.totals_label(core.settings),
+                   round=home.word())
 
 
 def game_chart(core: rules.Game, result: rules.GameResult, chart_id: str | None = None) -> Markup:
@@ -210,10 +212,12 @@ def game_chart(core: rules.Game, result: rules.GameResult, chart_id: str | None 
     series = game_series(core, result)
     n = len(result.rounds)
     shown = ", ".join(f"{name} {values[-1]}" for name, values in series.items())
-    desc = f"{what} after {hand} {n}: {shown}."
+    desc = gettext("%(what)s after %(round)s %(number)s: %(shown)s.", what=what, round=hand,
+                   number=n, shown=shown)
     if target is not None:
-        desc += f" The game ends at {target}."
+        desc += " " + gettext("The game ends at %(target)s.", target=target)
     return line_chart(series, target, labels=["0"] + [str(i) for i in range(1, n + 1)],
                       title=game_chart_title(core), desc=desc, x_label=hand,
-                      target_label=f"ends at {target}" if target is not None else None,
+                      target_label=(gettext("ends at %(target)s", target=target)
+                                    if target is not None else None),
                       chart_id=chart_id)

@@ -4,6 +4,7 @@ The per-player inputs of a round form depend on the seats and the variant, so ea
 variant's home reads those (variants/*); the fixed part of every form is here.
 """
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import HiddenField, IntegerField, RadioField, StringField, TextAreaField
@@ -57,8 +58,8 @@ class UndoForm(FlaskForm):
 class ImportForm(FlaskForm):
     """A game log to import, uploaded or pasted."""
 
-    file = FileField("Game log file (.json)")
-    text = TextAreaField("…or paste it here", validators=[Optional(), Length(max=5_000_000)])
+    file = FileField(_l("Game log file (.json)"))
+    text = TextAreaField(_l("…or paste it here"), validators=[Optional(), Length(max=5_000_000)])
 
 
 class NewGameForm(FlaskForm):
@@ -68,37 +69,37 @@ class NewGameForm(FlaskForm):
 class RenameForm(FlaskForm):
     """A player's new name; the roster checks it is free (storage.players.rename)."""
 
-    name = StringField("New name", validators=[Optional()])
+    name = StringField(_l("New name"), validators=[Optional()])
 
 
 class MergeForm(FlaskForm):
     """The duplicate roster entry to fold into this player; the view sets the choices."""
 
     other = RadioField(coerce=int, validate_choice=True,
-                       validators=[InputRequired("Tap the entry to fold into this one.")])
+                       validators=[InputRequired(_l("Tap the entry to fold into this one."))])
 
 
 class RestoreForm(FlaskForm):
     """A whole-database backup to restore into an empty database."""
 
-    file = FileField("Backup file (.json)")
+    file = FileField(_l("Backup file (.json)"))
 
 
 class NightForm(FlaskForm):
     """A night's name and notes; storage.nights.rename trims and checks them."""
 
-    name = StringField("Name", validators=[Optional()])
-    notes = TextAreaField("Notes", validators=[Optional()])
+    name = StringField(_l("Name"), validators=[Optional()])
+    notes = TextAreaField(_l("Notes"), validators=[Optional()])
 
 
 class MoveGameForm(FlaskForm):
     """The night to move a game to, or "new" for a night of its own; the view sets the choices."""
 
     night = RadioField(validate_choice=True,
-                       validators=[InputRequired("Choose the night to move this game to.")])
+                       validators=[InputRequired(_l("Choose the night to move this game to."))])
 
 
 class PasscodeForm(FlaskForm):
     """A new table passcode; passcode.clean checks it."""
 
-    passcode = StringField("New passcode", validators=[Optional()])
+    passcode = StringField(_l("New passcode"), validators=[Optional()])

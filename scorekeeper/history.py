@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy import bindparam, case, func, select
 
 from .extensions import db
+from .i18n import day
 from .models import Game, GameResult, Night, Player, ResultSeat, Seat
-from .words import day
 
 
 def label(night: Night | NightRow) -> str:

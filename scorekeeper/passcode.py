@@ -15,6 +15,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import delete
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -192,7 +193,7 @@ def guard(app: Flask) -> None:
         if request.headers.get(LIVE):
             # chips.js keeps the tap queued, and opens the unlock page with this address.
             where = url_for("settings.unlock", next=_back())
-            return "This phone needs the table passcode.", 403, {"X-Unlock": where}
+            return gettext("This phone needs the table passcode."), 403, {"X-Unlock": where}
         again = request.mimetype == "application/x-www-form-urlencoded"
         return unlock_page(_here() if again else _back(), again, status=403)
 

@@ -11,9 +11,9 @@ from sqlalchemy import bindparam, func, select
 from . import stats, variants
 from .extensions import db
 from .history import label
+from .i18n import day
 from .models import Game, Night, Player, PlayerTally, Seat
 from .storage import read_games
-from .words import day
 
 
 def played_games(player: Player | None = None) -> list[stats.Played]:

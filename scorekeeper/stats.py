@@ -12,8 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from flask_babel import gettext
+
 from . import rules, variants
-from .words import day
+from .i18n import day
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class Facts(Counter):
 
     def lines(self) -> list[tuple[str, str, str, str]]:
         """Return the statistics lines with something to say: (label, figure, note, tone)."""
-        return [(line.label, *line.show(self)) for line in variants.fact_lines()
+        return [(gettext(line.label), *line.show(self)) for line in variants.fact_lines()
                 if self[line.needs]]
 
 

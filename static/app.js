@@ -3,6 +3,15 @@
    from the server, and keeping a game's pages in step with the other phones. */
 (function () {
   "use strict";
+  // Words in the page's language (base.html's body data-words), with {name} placeholders.
+  var WORDS = (function () {
+    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
+  })();
+  var say = function (key, english, vars) {
+    var text = WORDS[key] || english;
+    Object.keys(vars || {}).forEach(function (k) { text = text.split("{" + k + "}").join(vars[k]); });
+    return text;
+  };
   document.documentElement.classList.add("js");
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
@@ -85,12 +94,15 @@
         var range = option.dataset.players.split("-").map(Number);
         var line = $("[data-fit]", option);
         var exact = range[0] === range[1];
-        var wants = exact ? "exactly " + range[0] : range[0] + " to " + range[1];
         var text = "";
         if (seated > range[1] || (seated >= 2 && seated < range[0])) {
-          text = "⚠ For " + wants + " players; " + seated + " are seated";
+          text = exact
+            ? say("fit_exact", "⚠ For exactly {min} players; {seated} are seated",
+                  { min: range[0], seated: seated })
+            : say("fit_range", "⚠ For {min} to {max} players; {seated} are seated",
+                  { min: range[0], max: range[1], seated: seated });
         } else if (exact && seated === range[0]) {
-          text = "✓ Fits your " + seated + " players";
+          text = say("fits", "✓ Fits your {seated} players", { seated: seated });
         }
         $("b", line).textContent = text;
         line.hidden = !text;

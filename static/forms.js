@@ -5,6 +5,15 @@
    - "Hand 3 saved · Undo" shows for 10 s after a save, then goes. */
 (function () {
   "use strict";
+  // Words in the page's language (base.html's body data-words), with {name} placeholders.
+  var WORDS = (function () {
+    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
+  })();
+  var say = function (key, english, vars) {
+    var text = WORDS[key] || english;
+    Object.keys(vars || {}).forEach(function (k) { text = text.split("{" + k + "}").join(vars[k]); });
+    return text;
+  };
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
   var TOAST_MS = 10000;
@@ -21,9 +30,11 @@
       chip.hidden = !folded;
       if (!folded) return;
       var name = picked.closest("label").textContent.trim();
-      chip.textContent = picked.value === "stalemate" ? "Stalemate ✎" : name + " went out ✎";
-      chip.setAttribute("aria-label", (picked.value === "stalemate" ? "Nobody went out (stalemate)"
-        : name + " went out") + ": change who went out");
+      chip.textContent = picked.value === "stalemate" ? say("stalemate_chip", "Stalemate ✎")
+        : say("went_out_chip", "{name} went out ✎", { name: name });
+      chip.setAttribute("aria-label", say("change_who", "{said}: change who went out", {
+        said: picked.value === "stalemate" ? say("nobody_went_out", "Nobody went out (stalemate)")
+          : say("went_out", "{name} went out", { name: name }) }));
     };
     box.addEventListener("change", function (event) {
       if (event.target.name === "went_out") fold(true);

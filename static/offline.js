@@ -10,6 +10,15 @@
      the phone unlocks, and is sent once it is back. */
 (function () {
   "use strict";
+  // Words in the page's language (base.html's body data-words), with {name} placeholders.
+  var WORDS = (function () {
+    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
+  })();
+  var say = function (key, english, vars) {
+    var text = WORDS[key] || english;
+    Object.keys(vars || {}).forEach(function (k) { text = text.split("{" + k + "}").join(vars[k]); });
+    return text;
+  };
   var script = document.currentScript;
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var KEY = "kings-corners:hand-queue";
@@ -96,31 +105,30 @@
     var sent = read(SENT_KEY).filter(function (s) { return now - s.sentAt < SHOW_SENT_MS; });
     var lines = [];
     if (savedCopy) {
-      lines.push(line("copy", "No connection: this page as it was at " + clock(savedCopy) + "."));
+      lines.push(line("copy", say("off_copy", "No connection: this page as it was at {time}.", { time: clock(savedCopy) })));
     }
     if (editNote) lines.push(line("waiting", editNote));
     read().forEach(function (item) {
       if (item.state === "refused") {
-        lines.push(line("refused", item.label + " was not saved: " + item.reason, [
-          { label: "Open it", act: function () { openItem(item.id); } },
-          { label: "Discard", aria: "Discard " + item.label, act: function () { discard(item.id); } }]));
+        lines.push(line("refused", say("off_refused", "{label} was not saved: {reason}", { label: item.label, reason: item.reason }), [
+          { label: say("off_open", "Open it"), act: function () { openItem(item.id); } },
+          { label: say("off_discard", "Discard"), aria: say("off_discard_what", "Discard {label}", { label: item.label }), act: function () { discard(item.id); } }]));
       } else if (item.id === tapsFirst) {
         // chips.js sends its taps from the game's page.
-        lines.push(line("waiting", item.label + " waiting to send · the chips taps before it go first.",
-          $("[data-live-panel]") ? [] : [{ label: "Open the game", act: function () { window.location.href = item.game; } }]));
+        lines.push(line("waiting", say("off_taps_first", "{label} waiting to send · the chips taps before it go first.", { label: item.label }),
+          $("[data-live-panel]") ? [] : [{ label: say("off_open_game", "Open the game"), act: function () { window.location.href = item.game; } }]));
       } else if (item.locked) {
-        lines.push(line("waiting", item.label + " waiting to send · this phone needs the table passcode.", [
-          { label: "Unlock", act: function () { window.location.href = item.locked; } }]));
+        lines.push(line("waiting", say("off_locked", "{label} waiting to send · this phone needs the table passcode.", { label: item.label }), [
+          { label: say("off_unlock", "Unlock"), act: function () { window.location.href = item.locked; } }]));
       } else if (offline || item.waited) {
-        lines.push(line("waiting", item.label + " waiting to send · no connection. " +
-          "It is sent by itself when the connection is back."));
+        lines.push(line("waiting", say("off_waiting", "{label} waiting to send · no connection. It is sent by itself when the connection is back.", { label: item.label })));
       } else if (item.id !== sending || now - busySince > BUSY_SHOWN_MS) {
-        lines.push(line("sending", "Sending " + item.label.toLowerCase() + "…"));
+        lines.push(line("sending", say("off_sending", "Sending {label}…", { label: item.label.toLowerCase() })));
       }
     });
     sent.forEach(function (s) {
-      lines.push(line("sent", "✓ " + s.label + " (saved with no connection) sent at " + clock(s.sentAt) + ".", [
-        { label: "×", aria: "Dismiss", act: function () { dismiss(s.id); } }]));
+      lines.push(line("sent", "✓ " + say("off_sent", "{label} (saved with no connection) sent at {time}.", { label: s.label, time: clock(s.sentAt) }), [
+        { label: "×", aria: say("off_dismiss", "Dismiss"), act: function () { dismiss(s.id); } }]));
     });
     strip.textContent = "";
     lines.forEach(function (l) { strip.appendChild(l); });
@@ -166,7 +174,7 @@
     var doc = new DOMParser().parseFromString(html || "", "text/html");
     var said = doc.querySelector("main [role=alert]") || doc.querySelector("main h1");
     var text = said ? said.textContent.replace(/\s+/g, " ").trim() : "";
-    return text || "the server answered " + status + ".";
+    return text || say("off_answered", "the server answered {status}.", { status: status });
   };
 
   var schedule = function () {
@@ -345,7 +353,7 @@
       // A correction is not queued: with no connection it is not sent at all, and says so.
       if (navigator.onLine !== false) return;
       event.preventDefault();
-      editNote = "No connection: this correction is not saved. Save again when the connection is back.";
+      editNote = say("off_edit", "No connection: this correction is not saved. Save again when the connection is back.");
       release();
       render();
       return;

@@ -13,8 +13,10 @@
   var native = window.isSecureContext && "wakeLock" in navigator;
   var lock = null;
   var video = null;
-  var WORDS = { on: "Screen stays on", off: "Screen may sleep",
-                waiting: "Screen stays on from your next tap" };
+  // The switch's words come in the page's language (templates/_awake.html).
+  var WORDS = { on: toggle.dataset.wordOn || "Screen stays on",
+                off: toggle.dataset.wordOff || "Screen may sleep",
+                waiting: toggle.dataset.wordWaiting || "Screen stays on from your next tap" };
 
   var wanted = function () {
     try { return localStorage.getItem(KEY) !== "off"; } catch (e) { return true; }

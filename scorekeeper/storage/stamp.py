@@ -104,8 +104,11 @@ _STAMP = select(Setting.value).where(Setting.name == NAME)
 
 
 def kept(key: tuple, read: Callable[[], T]) -> T:
-    """Return `read()`, kept under `key` and this request's stamp by the app."""
-    return current_app.extensions["kept"].get(key, read)
+    """Return `read()`, kept under `key`, this request's language (what is kept may hold
+    words: a page drawn, a day named) and its stamp by the app."""
+    from ..i18n import language
+
+    return current_app.extensions["kept"].get((*key, language()), read)
 
 
 def wrote(session: Session) -> None:

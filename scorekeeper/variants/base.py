@@ -7,8 +7,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext, ngettext, npgettext
+
 from .. import rules
-from ..words import plural
+from ..i18n import N_
 
 STALEMATE = "stalemate"
 NOBODY = "none"
@@ -30,7 +32,8 @@ class Errors:
 
 def winners_win(result: rules.GameResult) -> str:
     """Return "Cy wins" or "Ann & Cy win" for a game that is over."""
-    return f"{' & '.join(result.winners)} win{'s' if len(result.winners) == 1 else ''}"
+    return npgettext("in a sentence", "%(names)s wins", "%(names)s win", len(result.winners),
+                     names=" & ".join(result.winners))
 
 
 def parse_count(raw: str | None) -> int | None | str:
@@ -47,10 +50,13 @@ def read_count(form: Mapping[str, str], name: str, label: str, errors: Errors) -
     """Return a whole, non-negative count from the form, noting an error for anything else."""
     value = parse_count(form.get(name))
     if isinstance(value, str):
-        what = "cannot be negative" if re.fullmatch(r"-\d+", value) else "must be a whole number"
         if re.fullmatch(r"[0-9]+", value):
-            what = "is far too big"
-        errors.add(name, f"{label} {what} (you typed “{value}”)")
+            said = gettext("%(label)s is far too big (you typed “%(value)s”)")
+        elif re.fullmatch(r"-\d+", value):
+            said = gettext("%(label)s cannot be negative (you typed “%(value)s”)")
+        else:
+            said = gettext("%(label)s must be a whole number (you typed “%(value)s”)")
+        errors.add(name, said % {"label": label, "value": value})
         return None
     return value
 
@@ -89,6 +95,14 @@ class FactLine:
     show: Callable[[Mapping[str, int]], tuple[str, str, str]]
 
 
+# What a round is called, and counted, in each language (see docs/glossary.md).
+_WORDS = (N_("hand"), N_("hands"), N_("deal"), N_("deals"))
+_ROUNDS = {"hand": lambda n: ngettext("%(num)d hand", "%(num)d hands", n),
+           "deal": lambda n: ngettext("%(num)d deal", "%(num)d deals", n)}
+_PLAYED = {"hand": lambda n: ngettext("%(num)d hand played", "%(num)d hands played", n),
+           "deal": lambda n: ngettext("%(num)d deal played", "%(num)d deals played", n)}
+
+
 class Home:
     """A variant's home: its words, forms, view-models, exports and statistics."""
 
@@ -109,8 +123,8 @@ class Home:
 
     @property
     def label(self) -> str:
-        """Return the variant's name as the table says it."""
-        return self.rules.label
+        """Return the variant's name as the table says it, in the page's language."""
+        return gettext(self.rules.label)
 
     def template(self, part: str) -> list[str]:
         """Return where a page part is: this variant's own, else the shared one."""
@@ -118,12 +132,18 @@ class Home:
 
     # -- words -----------------------------------------------------------------------
     def word(self, count: int | None = None) -> str:
-        """Return what a round is called: "hand", or "hands" for a count other than one."""
-        return self.round_word if count is None or count == 1 else self.round_word + "s"
+        """Return what a round is called: "hand", or "hands" for a count other than one
+        (in the page's language: "mano", "manos")."""
+        word = self.round_word if count is None or count == 1 else f"{self.round_word}s"
+        return gettext(word)
 
     def rounds(self, count: int) -> str:
         """Return a count of rounds in words: "1 hand", "3 deals"."""
-        return plural(count, self.round_word)
+        return _ROUNDS[self.round_word](count)
+
+    def played(self, count: int) -> str:
+        """Return a count of rounds played: "3 hands played" ("3 manos jugadas")."""
+        return _PLAYED[self.round_word](count)
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return the game's settings in a few words."""
@@ -131,11 +151,11 @@ class Home:
 
     def unit(self, settings: Mapping[str, Any], count: int = 2) -> str:
         """Return what a total of `count` counts, short: "pts" ("pt" for 1)."""
-        return "pt" if count == 1 else "pts"
+        return ngettext("pt", "pts", count)
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return what a total counts, as a chart's heading says it."""
-        return "Total"
+        return gettext("Total")
 
     def target(self, settings: Mapping[str, Any]) -> int | None:
         """Return the total that ends the game, if there is one."""
@@ -213,7 +233,8 @@ class Home:
     def ending(self, core: rules.Game, after: rules.GameResult) -> str:
         """Return what the preview says when a round ends the game, e.g. "Dee reaches 25: the
         game ends, Cy wins.", else ""."""
-        return f"The game ends, {winners_win(after)}." if after.over else ""
+        return (gettext("The game ends, %(win)s.", win=winners_win(after)) if after.over
+                else "")
 
     # -- the scoreboard ---------------------------------------------------------------
     def standings(self, game) -> list[dict[str, Any]]:

@@ -9,17 +9,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from .. import rules
+from ..i18n import N_
 from ..rules.hands import fewest_cards, hand_problems
-from ..words import capital, plural
+from ..words import capital
 from .base import STALEMATE, Errors, FactLine, Home, read_count, read_seat
 
 CARD_BUTTONS = tuple(range(1, 11))  # 1-10 one tap away; more is typed
 KING_BUTTONS = (0, 1, 2, 3, 4)
 
 KINGS_LEFT = FactLine(
-    "kings_left", "Kings left in hand", "card_hands",
-    lambda f: (str(f["kings_left"]), f"in {plural(f['card_hands'], 'hand')}", ""))
+    "kings_left", N_("Kings left in hand"), "card_hands",
+    lambda f: (str(f["kings_left"]),
+               ngettext("in %(num)d hand", "in %(num)d hands", f["card_hands"]), ""))
 
 
 def _tapped_for(form: Mapping[str, str], seat: int) -> bool:
@@ -36,23 +40,26 @@ def read_hand(form: Mapping[str, str], players: Sequence[str], errors: Errors,
     if raw != STALEMATE:
         went_out = read_seat(raw, players)
         if went_out is None:
-            errors.add("went_out", "Tap who went out, or Nobody (stalemate)")
+            errors.add("went_out", gettext("Tap who went out, or Nobody (stalemate)"))
     hands = {}
     for seat, name in enumerate(players):
         if name == went_out and _tapped_for(form, seat):
             # Without JavaScript their taps stay on; the form is shown again without them.
-            errors.add("went_out", f"Cards were tapped for {name}, who went out. "
-                       f"Save again if {name} went out; if not, tap who did.")
+            errors.add("went_out", gettext("Cards were tapped for %(name)s, who went out. "
+                                           "Save again if %(name)s went out; if not, tap "
+                                           "who did.", name=name))
         # A player who sits the hand out is not asked (the rules still check they may).
         if name == went_out or name in sits_out or form.get(f"sits_out-{seat}"):
             continue
-        more = read_count(form, f"cards_more-{seat}", f"Cards left for {name}", errors)
-        cards = more if more is not None else read_count(form, f"cards-{seat}",
-                                                         f"Cards left for {name}", errors)
-        kings = read_count(form, f"kings-{seat}", f"Kings for {name}", errors) or 0
+        left = gettext("Cards left for %(name)s", name=name)
+        more = read_count(form, f"cards_more-{seat}", left, errors)
+        cards = more if more is not None else read_count(form, f"cards-{seat}", left, errors)
+        kings = read_count(form, f"kings-{seat}", gettext("Kings for %(name)s", name=name),
+                           errors) or 0
         if cards is None:
             if not {f"cards-{seat}", f"cards_more-{seat}"} & errors.by_input.keys():
-                errors.add(f"cards-{seat}", f"How many cards does {name} have left?")
+                errors.add(f"cards-{seat}",
+                           gettext("How many cards does %(name)s have left?", name=name))
             continue
         hands[name] = rules.Hand(cards, kings)
     return rules.Round(went_out=went_out, hands=hands)
@@ -85,9 +92,11 @@ class CardsHome(Home):
     def describe(self, players: Sequence[str], rnd: rules.Round) -> str:
         """Return e.g. "Ann went out, Ben 4 (1 king), Cy 2", or "stalemate: Ann 1, …"."""
         held = [f"{name} {rnd.hands[name].cards}"
-                + (f" ({plural(rnd.hands[name].kings, 'king')})" if rnd.hands[name].kings else "")
+                + (" (" + ngettext("%(num)d king", "%(num)d kings", rnd.hands[name].kings)
+                   + ")" if rnd.hands[name].kings else "")
                 for name in players if name in rnd.hands and name != rnd.went_out]
-        start = f"{rnd.went_out} went out" if rnd.went_out else "stalemate:"
+        start = (gettext("%(name)s went out", name=rnd.went_out) if rnd.went_out
+                 else gettext("stalemate:"))
         return f"{start}{',' if rnd.went_out and held else ''} {', '.join(held)}".strip()
 
     def form_inputs(self, players: Sequence[str]) -> list[str]:

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, current_app, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter
 
 from .. import bidi, charts, variants
 from ..forms import ConfirmForm
+from ..i18n import N_, language
 from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
 
@@ -60,9 +62,19 @@ def asset_url(filename: str) -> str:
     return current_app.extensions["asset"](filename)
 
 
+# What an expired form did not do, and what to do instead (see expired()).
+_NOT_DONE = {"saved": N_("saved"), "restored": N_("restored"), "started": N_("started"),
+             "deleted": N_("deleted"), "imported": N_("imported"), "moved": N_("moved"),
+             "merged": N_("merged"), "changed": N_("changed")}
+_AGAIN = {"try again": N_("try again"), "tap again": N_("tap again"),
+          "save again": N_("save again"), "tap Rematch again": N_("tap Rematch again")}
+
+
 def expired(nothing: str = "saved", again: str = "try again") -> str:
     """Return the message for a form whose token had expired: nothing was done."""
-    return f"This page had expired; nothing was {nothing}. Please {again}."
+    return gettext("This page had expired; nothing was %(nothing)s. Please %(again)s.",
+                   nothing=gettext(_NOT_DONE.get(nothing, nothing)),
+                   again=gettext(_AGAIN.get(again, again)))
 
 
 def posted(form) -> bool:
@@ -74,7 +86,7 @@ CONFIRMED = "confirmed"  # posted as "1" once a destructive button was confirmed
 
 
 def unconfirmed(question: str, button: str, back: str, detail: str = "",
-                keep: str = "Cancel"):
+                keep: str | None = None):
     """Return the page that asks before a destructive button goes through, or None once asked.
 
     With JavaScript the page asks in place and app.js posts `confirmed=1` (forms marked
@@ -86,7 +98,8 @@ def unconfirmed(question: str, button: str, back: str, detail: str = "",
     fields = [(name, value) for name, value in request.form.items(multi=True)
               if name not in ("csrf_token", CONFIRMED)]
     return render_template("confirm.html", question=question, button=button, back=back,
-                           detail=detail, keep=keep, fields=fields, action=request.path,
+                           detail=detail, keep=keep or gettext("Cancel"), fields=fields,
+                           action=request.path,
                            form=ConfirmForm())
 
 
@@ -131,7 +144,8 @@ class Drawn:
     After each change every phone at the table opens the same scoreboard: its standings,
     hand-by-hand table and chart are the same for all of them, so each is drawn once. The
     key is the game as read (`repr` of the whole Loaded game: every stored field, rounds,
-    taps), so a game that changed in any way is drawn afresh, never shown from before.
+    taps), so a game that changed in any way is drawn afresh, never shown from before, and
+    the language it is drawn in: a Spanish phone is never shown an English board.
     """
 
     def __init__(self, size: int = 64) -> None:
@@ -158,7 +172,7 @@ def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     board (standings, hand by hand) and chart, drawn once per state of the game."""
     home = variants.get(game.variant)
     drawn: Drawn = current_app.extensions["drawn"]
-    state = repr(game)
+    state = (repr(game), language())
     board = drawn.get(("board", watching, state), lambda: render_template(
         home.template("scoreboard"), game=game, home=home, result=game.result,
         vm=home.scoreboard(game), watching=watching))

@@ -13,6 +13,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from flask_babel import gettext
 from sqlalchemy import func, select
 
 from .. import backup, rules
@@ -61,12 +62,12 @@ def restore():
         return _page(form, expired("restored"))
     upload = form.file.data
     if not upload:
-        return _page(form, "Choose a backup file first.")
+        return _page(form, gettext("Choose a backup file first."))
     try:
         counts = backup.restore_file(upload.stream)
         db.session.commit()
     except rules.RuleError as refused:
         db.session.rollback()
-        return _page(form, f"Nothing was restored. {capital(str(refused))}")
-    flash(f"Restored {backup.summary(counts)}.")
+        return _page(form, gettext("Nothing was restored. %(why)s", why=capital(str(refused))))
+    flash(gettext("Restored %(what)s.", what=backup.summary(counts)))
     return redirect(url_for("players.roster"))

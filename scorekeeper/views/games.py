@@ -13,10 +13,12 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 
 from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
+from ..i18n import N_
 from ..passcode import asks
 from ..rules.seats import rematch_dealer
 from ..storage import create_game, delete_game, set_ended, version_of
@@ -99,18 +101,18 @@ def rematch(game_id: int):
         return redirect(url_for("games.scoreboard", game_id=game_id))
     game = locked_or_404(game_id)
     if not game.result.over:
-        flash("This game is not over yet, so there is no rematch to start.")
+        flash(gettext("This game is not over yet, so there is no rematch to start."))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     try:
         new, started = start_rematch(game)
         db.session.commit()
     except rules.RuleError as error:  # a seat renamed into a clash meanwhile, say
         db.session.rollback()
-        flash(f"The rematch could not start: {error.message}.")
+        flash(gettext("The rematch could not start: %(why)s.", why=error.message))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     dealer = new.players[new.first_dealer_seat].name
-    flash(f"Rematch! {dealer} deals first." if started
-          else "The rematch had started already (another tap or phone): here it is.")
+    flash(gettext("Rematch! %(name)s deals first.", name=dealer) if started
+          else gettext("The rematch had started already (another tap or phone): here it is."))
     return redirect(url_for("games.scoreboard", game_id=new.id))
 
 
@@ -120,20 +122,20 @@ def _set_ended(game_id: int, ended: bool, said: str):
         game = locked_or_404(game_id)
         set_ended(game, ended)
         db.session.commit()
-        flash(said)
+        flash(gettext(said))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
 @bp.route("/<int:game_id>/end", methods=["POST"])
 def end(game_id: int):
     """End a game by hand: the best total(s) win now."""
-    return _set_ended(game_id, True, "Game ended.")
+    return _set_ended(game_id, True, N_("Game ended."))
 
 
 @bp.route("/<int:game_id>/reopen", methods=["POST"])
 def reopen(game_id: int):
     """Undo ending a game by hand."""
-    return _set_ended(game_id, False, "Game reopened.")
+    return _set_ended(game_id, False, N_("Game reopened."))
 
 
 @bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
@@ -144,7 +146,7 @@ def delete(game_id: int):
     if form.validate_on_submit():
         delete_game(locked_or_404(game_id))
         db.session.commit()
-        flash("Game deleted.")
+        flash(gettext("Game deleted."))
         return redirect(url_for("main.home"))
     game = game_or_404(game_id)
     error = expired("deleted") if request.method == "POST" else None

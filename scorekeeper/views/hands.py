@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import reads_only, rules, variants
 from ..extensions import csrf, db
@@ -78,9 +79,10 @@ def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> di
     word, Word = home.word(), capital(home.word())
     after = game.next_number
     if number >= after:
-        what = (f"{Word} {after} was deleted on another phone, so the next {word} is "
-                f"{after} again.")
-        ways = {"save": f"Save again to record what you entered as {word} {after}."}
+        what = gettext("%(Round)s %(number)s was deleted on another phone, so the next "
+                       "%(round)s is %(number)s again.", Round=Word, round=word, number=after)
+        ways = {"save": gettext("Save again to record what you entered as %(round)s "
+                                "%(number)s.", round=word, number=after)}
         edit = None
     else:
         times = round_times(game.id, number)
@@ -88,14 +90,19 @@ def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> di
         said = home.describe(game.players, game.core.rounds[number - 1])
         edit = url_for("hands.edit", game_id=game.id, number=number)
         if changed:
-            what = f"{Word} {number} was changed on another phone at {at}: it is now {said}."
-            ways = {"save": "Save again to replace it with what you entered here."}
+            what = gettext("%(Round)s %(number)s was changed on another phone at %(at)s: it "
+                           "is now %(said)s.", Round=Word, number=number, at=at, said=said)
+            ways = {"save": gettext("Save again to replace it with what you entered here.")}
         else:
-            what = f"{Word} {number} was recorded on another phone at {at}: {said}."
-            same = f"or correct {word} {number} if it is the same {word}."
-            ways = {"save": f"Save again to record what you entered as {word} {after}, {same}",
-                    "opened": f"This form is for {word} {after}, {same}"}
-    ways["notice"] = "Saving will ask what to do."
+            what = gettext("%(Round)s %(number)s was recorded on another phone at %(at)s: "
+                           "%(said)s.", Round=Word, number=number, at=at, said=said)
+            same = gettext("or correct %(round)s %(number)s if it is the same %(round)s.",
+                           round=word, number=number)
+            ways = {"save": gettext("Save again to record what you entered as %(round)s "
+                                    "%(after)s, %(same)s", round=word, after=after, same=same),
+                    "opened": gettext("This form is for %(round)s %(after)s, %(same)s",
+                                      round=word, after=after, same=same)}
+    ways["notice"] = gettext("Saving will ask what to do.")
     text = f"{what} {ways[way]}" if way in ways else what
     return {"text": text, "edit": edit, "number": number}
 
@@ -104,8 +111,8 @@ def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, di
     """Try to store the posted round; return the errors and what moved on (none when saved)."""
     entry, errors = _read(game, number)
     if number < 1:
-        errors.add("number", "This form's hand number could not be read: reload the page and "
-                             "enter the hand again.")
+        errors.add("number", gettext("This form's hand number could not be read: reload the "
+                                     "page and enter the hand again."))
     if errors:
         return errors, None
     try:
@@ -141,11 +148,13 @@ def record(game_id: int):
         if not errors:
             word = capital(variants.get(game.variant).word())
             if repeat is not None:  # the back button, or a second tap: nothing changed
-                flash(f"{word} {repeat.number} was saved already; tap ✎ to change it.")
+                flash(gettext("%(Round)s %(number)s was saved already; tap ✎ to change it.",
+                              Round=word, number=repeat.number))
             elif once_only(form.token.data):
                 # "Hand 3 saved · Undo" on the scoreboard: the undo names the hand by the
                 # once-only token it was saved with, so it can only ever take back this one.
-                flash({"text": f"{word} {number} saved", "number": number,
+                flash({"text": gettext("%(Round)s %(number)s saved", Round=word,
+                                       number=number), "number": number,
                        "token": form.token.data}, "saved")
             return redirect(url_for("games.scoreboard", game_id=game.id))
         if moved:
@@ -159,7 +168,7 @@ def record(game_id: int):
     if request.method == "POST":
         errors.add("general", expired(again="save again"))
     elif game.result.over:
-        flash("The game is over; reopen it or edit a hand to play on.")
+        flash(gettext("The game is over; reopen it or edit a hand to play on."))
         return redirect(url_for("games.scoreboard", game_id=game.id))
     number = game.next_number
     form.number.data = number
@@ -181,12 +190,14 @@ def edit(game_id: int, number: int):
     game = locked_or_404(game_id) if posted(form) else game_or_404(game_id)
     home = variants.get(game.variant)
     if not 1 <= number < game.next_number:
-        flash(f"There is no {home.word()} {number} in this game.")
+        flash(gettext("There is no %(round)s %(number)s in this game.", round=home.word(),
+                      number=number))
         return redirect(url_for("games.scoreboard", game_id=game.id))
     if posted(form):
         errors, moved = _save(game, number, editing=True)
         if not errors:
-            flash(f"{capital(home.word())} {number} changed.")
+            flash(gettext("%(Round)s %(number)s changed.", Round=capital(home.word()),
+                          number=number))
             return redirect(url_for("games.scoreboard", game_id=game.id))
         if moved:
             game = read_game(game.id)
@@ -261,14 +272,16 @@ def delete_last(game_id: int):
         if form.number.data == len(game.core.rounds):
             number = delete_last_round(game)
             db.session.commit()
-            flash(f"{capital(word)} {number} deleted.")
+            flash(gettext("%(Round)s %(number)s deleted.", Round=capital(word), number=number))
         elif (form.number.data or 0) > len(game.core.rounds):
-            flash(f"{capital(word)} {form.number.data} was deleted already (from another "
-                  "phone?): nothing more was deleted.")
+            flash(gettext("%(Round)s %(number)s was deleted already (from another phone?): "
+                          "nothing more was deleted.", Round=capital(word),
+                          number=form.number.data))
         else:
-            flash(f"{capital(word)} {form.number.data} is no longer the last: "
-                  f"{word} {len(game.core.rounds)} was recorded since (on another phone?), "
-                  "so nothing was deleted.")
+            flash(gettext("%(Round)s %(number)s is no longer the last: %(round)s %(last)s was "
+                          "recorded since (on another phone?), so nothing was deleted.",
+                          Round=capital(word), number=form.number.data, round=word,
+                          last=len(game.core.rounds)))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
@@ -280,13 +293,18 @@ def _ask(game_id: int, number: int, verb: str):
     game = game_or_404(game_id)
     home = variants.get(game.variant)
     word = home.word()
-    detail = "It cannot be brought back, but it can be recorded again."
+    detail = gettext("It cannot be brought back, but it can be recorded again.")
     if 1 <= number <= len(game.core.rounds):
         said = home.describe(game.players, game.core.rounds[number - 1])
         detail = f"{capital(word)} {number}: {said}. {detail}"
-    return unconfirmed(f"{verb} {word} {number}?", f"{verb} {word} {number}",
-                       url_for("games.scoreboard", game_id=game_id), detail,
-                       keep=f"Keep {word} {number}")
+    if verb == "Delete":
+        question = gettext("Delete %(round)s %(number)s?", round=word, number=number)
+        button = gettext("Delete %(round)s %(number)s", round=word, number=number)
+    else:
+        question = gettext("Undo %(round)s %(number)s?", round=word, number=number)
+        button = gettext("Undo %(round)s %(number)s", round=word, number=number)
+    return unconfirmed(question, button, url_for("games.scoreboard", game_id=game_id), detail,
+                       keep=gettext("Keep %(round)s %(number)s", round=word, number=number))
 
 
 @bp.route("/<int:number>/undo", methods=["POST"])
@@ -294,7 +312,7 @@ def undo(game_id: int, number: int):
     """Take back the round this phone has just saved, only while it is still the last."""
     form = UndoHandForm()  # an expired page is answered by the app's CSRF error page
     if not form.validate_on_submit():
-        flash("That undo could not be read, so nothing was undone.")
+        flash(gettext("That undo could not be read, so nothing was undone."))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     asked = _ask(game_id, number, "Undo")
     if asked is not None:
@@ -304,7 +322,8 @@ def undo(game_id: int, number: int):
     try:
         undo_round(game, number, form.token.data, word)
         db.session.commit()
-        flash(f"{capital(word)} {number} undone: record it again when you are ready.")
+        flash(gettext("%(Round)s %(number)s undone: record it again when you are ready.",
+                      Round=capital(word), number=number))
     except Conflict as refused:
         db.session.rollback()
         flash(refusal(refused))

@@ -7,11 +7,13 @@ from itertools import groupby
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import csv_export, history, rules
 from ..extensions import db
 from ..forms import ConfirmForm, MoveGameForm, NightForm
+from ..i18n import month as month_of
 from ..models import Game, Night
 from ..storage import Loaded, nights, stamp, touch
 from ..words import capital
@@ -48,7 +50,7 @@ def _listing(page: int) -> Markup | None:
     found.total = total  # the years' counts add up to it: no second count of every night
     summaries = history.night_lines(found.items)
     months = [(month, list(group)) for month, group in
-              groupby(summaries, key=lambda s: s.night.started_at.strftime("%B %Y"))]
+              groupby(summaries, key=lambda s: month_of(s.night.started_at))]
     pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
                             has_prev=found.has_prev, prev_num=found.prev_num,
                             has_next=found.has_next, next_num=found.next_num)
@@ -79,12 +81,13 @@ def night(night_id: int):
         try:
             nights.rename(found, form.name.data, form.notes.data)
             db.session.commit()
-            flash("Night saved.")
+            flash(gettext("Night saved."))
             return redirect(url_for("history.night", night_id=found.id))
         except rules.RuleError as error:
             db.session.rollback()
             field = error.field or "name"
-            errors[field] = f"{capital(field)} {error.message}."
+            label = {"name": gettext("Name"), "notes": gettext("Notes")}.get(field, capital(field))
+            errors[field] = f"{label} {error.message}."
     elif request.method == "POST":
         errors["name"] = expired(again="save again")
     return _night_page(found, form, errors, 422 if errors else 200)
@@ -139,7 +142,7 @@ def move(game_id: int):
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _game_page(found, form, expired("moved"))
-        return _game_page(found, form, "Choose the night to move this game to.")
+        return _game_page(found, form, gettext("Choose the night to move this game to."))
     target = None if form.night.data == "new" else db.session.get(Night, int(form.night.data))
     try:
         target = nights.move_game(row, target)
@@ -148,7 +151,7 @@ def move(game_id: int):
     except rules.RuleError as error:
         db.session.rollback()
         return _game_page(found, form, refusal(error))
-    flash(f"Game moved to {history.label(target)}.")
+    flash(gettext("Game moved to %(night)s.", night=history.label(target)))
     return redirect(url_for("history.night", night_id=target.id))
 
 

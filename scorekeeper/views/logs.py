@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import exchange, rules
 from ..extensions import csrf, db
@@ -38,7 +39,7 @@ def import_game():
         upload = form.file.data
         text = upload.read().decode("utf-8", errors="replace") if upload else form.text.data
         if not (text or "").strip():
-            error = "Choose a file or paste a game log."
+            error = gettext("Choose a file or paste a game log.")
         else:
             try:
                 parsed = exchange.read_log(text)  # read and checked before any lock is taken
@@ -47,8 +48,9 @@ def import_game():
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as refused:
                 db.session.rollback()
-                error = f"Nothing was imported. {capital(str(refused))}"
+                error = gettext("Nothing was imported. %(why)s", why=capital(str(refused)))
     elif request.method == "POST":
         error = (expired("imported") if "csrf_token" in form.errors else
-                 "Nothing was imported. " + " ".join(m for ms in form.errors.values() for m in ms))
+                 gettext("Nothing was imported. %(why)s",
+                         why=" ".join(m for ms in form.errors.values() for m in ms)))
     return render_template("import.html", form=form, error=error), 422 if error else 200

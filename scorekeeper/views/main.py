@@ -9,6 +9,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
 
@@ -89,9 +90,9 @@ def healthz():
 @bp.app_errorhandler(CSRFError)
 def expired_form(error):
     """Explain a refused form (its token was missing or stale) instead of a bare 400."""
-    return render_template("error.html", title="This page had expired",
-                           message="Nothing was saved. Go back, reload the page and try again."
-                           ), 400
+    return render_template("error.html", title=gettext("This page had expired"),
+                           message=gettext("Nothing was saved. Go back, reload the page and "
+                                           "try again.")), 400
 
 
 @bp.app_errorhandler(Unreadable)
@@ -105,19 +106,23 @@ def needs_repair(error: Unreadable):
 @bp.app_errorhandler(413)
 def too_big(error):
     """Say what was too big and how big it may be; nothing was read or written."""
-    limits = {"logs.import_game": ("A game log", "LOG_MAX_BYTES", url_for("logs.import_game")),
-              "backup.restore": ("A backup", "RESTORE_MAX_BYTES", url_for("backup.page"))}
-    what, key, back = limits.get(request.endpoint, ("A form", "MAX_CONTENT_LENGTH", "/"))
+    limits = {"logs.import_game": (gettext("A game log"), "LOG_MAX_BYTES",
+                                   url_for("logs.import_game")),
+              "backup.restore": (gettext("A backup"), "RESTORE_MAX_BYTES",
+                                 url_for("backup.page"))}
+    what, key, back = limits.get(request.endpoint,
+                                 (gettext("A form"), "MAX_CONTENT_LENGTH", "/"))
     limit = current_app.config[key]
     size = f"{limit / 1024 ** 2:g} MB" if limit >= 1024 ** 2 else f"{limit // 1024 or 1} KB"
     return render_template(
-        "error.html", title="Too big",
-        message=f"Nothing was read or saved. {what} can be at most {size}; "
-                f"this one is bigger.", back=back), 413
+        "error.html", title=gettext("Too big"),
+        message=gettext("Nothing was read or saved. %(what)s can be at most %(size)s; this "
+                        "one is bigger.", what=what, size=size), back=back), 413
 
 
 @bp.app_errorhandler(404)
 def not_found(error):
     """Say plainly that there is nothing here."""
-    return render_template("error.html", title="Not found",
-                           message="There is nothing here: the game may have been deleted."), 404
+    return render_template("error.html", title=gettext("Not found"),
+                           message=gettext("There is nothing here: the game may have been "
+                                           "deleted.")), 404

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from .. import roster, rules, stats
@@ -10,12 +11,12 @@ from ..bidi import bdi
 from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
+from ..i18n import language
 from ..models import Player
 from ..passcode import asks
 from ..storage import lock, stamp
 from ..storage import players as stored
 from ..storage.locks import games_of
-from ..words import plural
 from . import expired, refusal, unconfirmed
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -45,7 +46,8 @@ def _chart(points, name: str, nights: int) -> Markup | None:
     if len(points) < 2:
         return None
     return current_app.extensions["drawn"].get(
-        ("form chart", name, nights, tuple(points)), lambda: _draw(points, name, nights))
+        ("form chart", name, nights, tuple(points), language()),
+        lambda: _draw(points, name, nights))
 
 
 def _draw(points, name: str, nights: int) -> Markup:
@@ -53,10 +55,13 @@ def _draw(points, name: str, nights: int) -> Markup:
     days = [f"{day:%b %Y}" if len(points) > 24 else f"{day.day} {day:%b}" for day, _ in points]
     labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
     rates = [round(rate, 1) for _, rate in points]
-    return line_chart({"Win rate %": rates}, 100, labels=labels, title=f"{name}'s win rate",
-                      desc=f"{name}'s win rate after each of {nights} game nights, "
-                           f"from {rates[0]:g}% to {rates[-1]:g}%.",
-                      x_label="game nights, oldest first", target_label="won every game",
+    return line_chart({gettext("Win rate %"): rates}, 100, labels=labels,
+                      title=gettext("%(name)s's win rate", name=name),
+                      desc=gettext("%(name)s's win rate after each of %(nights)s game nights, "
+                                   "from %(first)s%% to %(last)s%%.", name=name, nights=nights,
+                                   first=f"{rates[0]:g}", last=f"{rates[-1]:g}"),
+                      x_label=gettext("game nights, oldest first"),
+                      target_label=gettext("won every game"),
                       chart_id="form-chart")
 
 
@@ -81,9 +86,9 @@ def rename(player_id: int):
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
-        return _page(player, form, f"Name: {error.message}")
+        return _page(player, form, gettext("Name: %(why)s", why=error.message))
     if old != player.name:
-        flash(f"{old} is now called {player.name}.")
+        flash(gettext("%(old)s is now called %(new)s.", old=old, new=player.name))
     return redirect(url_for("players.player", player_id=player.id))
 
 
@@ -94,34 +99,39 @@ def merge(player_id: int):
     player = db.get_or_404(Player, player_id)
     others = [(p, stored.games_of(p)) for p in stored.roster() if p.id != player.id]
     form = MergeForm()
-    form.other.choices = [(p.id, bdi(p.name) + f" · {plural(games, 'game')}")
+    form.other.choices = [(p.id, bdi(p.name) + " · " + ngettext("%(num)d game", "%(num)d games",
+                                                               games))
                           for p, games in others]
     error = None
     if form.validate_on_submit():
         chosen = dict(form.other.choices)[form.other.data]
         asked = unconfirmed(
-            f"Merge {chosen} into {player.name}?", f"Merge into {player.name}",
+            gettext("Merge %(other)s into %(name)s?", other=chosen, name=player.name),
+            gettext("Merge into %(name)s", name=player.name),
             url_for("players.player", player_id=player.id),
-            f"Its games, hands, chips and corners move over to {player.name}, and it leaves "
-            "the roster. This cannot be undone.")
+            gettext("Its games, hands, chips and corners move over to %(name)s, and it leaves "
+                    "the roster. This cannot be undone.", name=player.name))
         if asked is not None:
             return asked
         lock(*games_of(player.id, form.other.data))
         other = db.session.get(Player, form.other.data)
         if other is None or db.session.get(Player, player_id) is None:
-            flash("That entry was merged or changed on another phone meanwhile: look again.")
+            flash(gettext("That entry was merged or changed on another phone meanwhile: look "
+                          "again."))
             return redirect(url_for("players.roster"))
         name = other.name
         try:
             moved = stored.merge(player, other)
             db.session.commit()
-            flash(f"{name} merged into {player.name}: {plural(moved, 'game')} moved over.")
+            flash(ngettext("%(old)s merged into %(new)s: %(num)d game moved over.",
+                           "%(old)s merged into %(new)s: %(num)d games moved over.", moved,
+                           old=name, new=player.name))
             return redirect(url_for("players.player", player_id=player.id))
         except rules.RuleError as refused:
             db.session.rollback()
             error = refusal(refused)
     elif form.is_submitted():
         error = (expired("merged") if "csrf_token" in form.errors
-                 else "Tap the entry to fold into this one.")
+                 else gettext("Tap the entry to fold into this one."))
     return render_template("players/merge.html", player=player, form=form,
                            error=error), 422 if error else 200

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 
 from .. import passcode, rules
@@ -46,9 +47,9 @@ def set_passcode():
     except rules.RuleError as error:
         db.session.rollback()
         return _page(form, capital(error.message) + ".", 422)
-    flash("Passcode changed. Every other phone asks for the new one before a change."
-          if was_on else "Passcode set. Other phones now ask for it before they change "
-          "anything; this one is remembered.")
+    flash(gettext("Passcode changed. Every other phone asks for the new one before a change.")
+          if was_on else gettext("Passcode set. Other phones now ask for it before they "
+                                 "change anything; this one is remembered."))
     return passcode.remember(redirect(url_for("settings.page")))
 
 
@@ -58,14 +59,15 @@ def remove_passcode():
     if not posted(ConfirmForm()):
         flash(expired("changed"))
         return redirect(url_for("settings.page"))
-    asked = unconfirmed("Remove the passcode?", "Remove passcode", url_for("settings.page"),
-                        "Every phone on the Wi-Fi could change things again.",
-                        keep="Keep the passcode")
+    asked = unconfirmed(gettext("Remove the passcode?"), gettext("Remove passcode"),
+                        url_for("settings.page"),
+                        gettext("Every phone on the Wi-Fi could change things again."),
+                        keep=gettext("Keep the passcode"))
     if asked is not None:
         return asked
     passcode.clear()
     db.session.commit()
-    flash("Passcode removed. Every phone at the table can change things.")
+    flash(gettext("Passcode removed. Every phone at the table can change things."))
     return passcode.forget(redirect(url_for("settings.page")))
 
 
@@ -73,7 +75,7 @@ def remove_passcode():
 @open_to_all
 def forget():
     """Make this phone a reader: it asks for the passcode again before a change."""
-    flash("This phone is read-only now, until the passcode is given again.")
+    flash(gettext("This phone is read-only now, until the passcode is given again."))
     return passcode.forget(redirect(url_for("main.home")))
 
 
@@ -99,7 +101,8 @@ def unlock():
         return redirect(target, code)
     if passcode.matches(request.form.get(passcode.FIELD)):
         return passcode.remember(redirect(target, code))
-    return passcode.unlock_page(target, again, "That is not the table's passcode.", 401)
+    return passcode.unlock_page(target, again, gettext("That is not the table's passcode."),
+                                401)
 
 
 @bp.app_errorhandler(RateLimitExceeded)
@@ -110,5 +113,6 @@ def guessing(error):
     target = passcode.local(request.form.get(passcode.NEXT))
     response = passcode.unlock_page(
         target, request.form.get(passcode.AGAIN) == "1",
-        f"Too many wrong passcodes from this phone. Try again in {wait} s.", 429)
+        gettext("Too many wrong passcodes from this phone. Try again in %(wait)s s.",
+                wait=wait), 429)
     return response[0], 429, {"Retry-After": str(wait)}

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
+
 from .. import rules, variants
 from ..rules.seats import check_seating
 from ..storage.players import clean_name
@@ -31,11 +33,13 @@ class NewGame:
 
 def seats_for(variant: rules.Variant, seated: int) -> str:
     """Return how many players a variant takes, said against how many are seated."""
+    label = gettext(variant.label)
     if variant.min_players == variant.max_players:
-        wants = f"is for exactly {variant.max_players} players"
-    else:
-        wants = f"takes {variant.min_players} to {variant.max_players} players"
-    return f"{variant.label} {wants}, and {seated} are seated"
+        return gettext("%(variant)s is for exactly %(max)s players, and %(seated)s are seated",
+                       variant=label, max=variant.max_players, seated=seated)
+    return gettext("%(variant)s takes %(min)s to %(max)s players, and %(seated)s are seated",
+                   variant=label, min=variant.min_players, max=variant.max_players,
+                   seated=seated)
 
 
 def _read_setting(form: Mapping[str, str], setting: rules.Setting, prefix: str, errors: Errors,
@@ -47,7 +51,7 @@ def _read_setting(form: Mapping[str, str], setting: rules.Setting, prefix: str, 
         other = form.get(name + "-other", "")
         if other.strip() or raw == "other":
             raw, name = other, name + "-other"
-        value = read_count({name: raw or ""}, name, setting.label, errors)
+        value = read_count({name: raw or ""}, name, gettext(setting.label), errors)
         if value is not None:
             settings[setting.name] = value
         elif not (raw or "").strip() and setting.optional and raw is not None:
@@ -64,7 +68,7 @@ def read_new_game(form: Mapping[str, str], errors: Errors) -> NewGame:
     first = variants.homes()[0].name
     wanted = NewGame(variant=form.get("variant") or first)
     if wanted.variant not in {home.name for home in variants.homes()}:
-        errors.add("variant", "Pick a game to play")
+        errors.add("variant", gettext("Pick a game to play"))
         return wanted
     dealer_raw = form.get("dealer", "0")
     for seat in range(MAX_SEATS):
@@ -76,13 +80,14 @@ def read_new_game(form: Mapping[str, str], errors: Errors) -> NewGame:
             wanted.seats.append(seat)
     if any((m := SEAT_INPUT.fullmatch(key)) and len(m.group(1)) < 4
            and int(m.group(1)) >= MAX_SEATS and (form.get(key) or "").strip() for key in form):
-        errors.add("players", f"A table seats at most {MAX_SEATS} players")
+        errors.add("players", gettext("A table seats at most %(max)s players", max=MAX_SEATS))
     keys: dict[str, int] = {}
     for i, name in enumerate(wanted.names):
         key = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
         if key in keys:
             errors.add(f"seat-{wanted.seats[i]}",
-                       f"“{name}” is already in this game (seat {keys[key] + 1})")
+                       gettext("“%(name)s” is already in this game (seat %(seat)s)", name=name,
+                               seat=keys[key] + 1))
         keys.setdefault(key, wanted.seats[i])
     variant = variants.get(wanted.variant).rules
     if len(wanted.names) > variant.max_players:

@@ -6,7 +6,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from ... import rules
+from ...i18n import N_
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
 from ..base import Entry, FactLine, winners_win
@@ -14,15 +17,19 @@ from ..cards import KINGS_LEFT, CardsHome
 from . import live
 
 # How a setting that differs from its set is named in the summary.
-CHANGED = {"ante": "ante {}", "pass_chips": "pass {}", "king_held_chips": "king held {}",
-           "missed_draw_chips": "missed draw {}", "card_chips": "card {}", "king_chips": "king {}"}
+CHANGED = {"ante": N_("ante %(num)s"), "pass_chips": N_("pass %(num)s"),
+           "king_held_chips": N_("king held %(num)s"),
+           "missed_draw_chips": N_("missed draw %(num)s"), "card_chips": N_("card %(num)s"),
+           "king_chips": N_("king %(num)s")}
+SET_NAMES = {"house": N_("House set"), "jax": N_("Jax set"), "standard": N_("Standard set")}
 EVENT_COLUMNS = {"pass": "passes", "king_held": "king_held", "missed_draw": "missed_draw"}
 
 
 def _chips_line(facts: Mapping[str, int]) -> tuple[str, str, str]:
     """Return a player's chips won minus paid, with both."""
     net = facts["chips_won"] - facts["chips_lost"]
-    return (f"{net:+d}", f"won {facts['chips_won']} in pots, paid {facts['chips_lost']}",
+    return (f"{net:+d}", gettext("won %(won)s in pots, paid %(paid)s",
+                                 won=facts["chips_won"], paid=facts["chips_lost"]),
             "good" if net > 0 else ("bad" if net < 0 else ""))
 
 
@@ -34,33 +41,36 @@ class ChipsHome(CardsHome):
     round_keys = frozenset({"went_out", "hands", "events"})
     round_contents = "who went out, the cards left and the chip events"
     result_keys = ("pot", "stacks")
-    fact_lines = (KINGS_LEFT, FactLine("chips", "Chips", "chips_paid_or_won", _chips_line))
+    fact_lines = (KINGS_LEFT, FactLine("chips", N_("Chips"), "chips_paid_or_won", _chips_line))
     assets = ("variants/chips/chips.css", "variants/chips/chips.js")
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return the set, how its chips are dealt, what differs from the set, the target."""
         preset = CHIPS.presets.get(settings.get("preset"), {})
-        words = [f"{str(settings.get('preset', '')).capitalize()} set"]
-        words.append(f"{settings['start_chips']} each" if settings.get("start_chips") is not None
-                     else f"{settings.get('total_chips')} split")
-        words += [word.format(settings[key]) for key, word in CHANGED.items()
+        name = str(settings.get("preset", ""))
+        words = [gettext(SET_NAMES[name]) if name in SET_NAMES else f"{name.capitalize()} set"]
+        words.append(gettext("%(num)s each", num=settings["start_chips"])
+                     if settings.get("start_chips") is not None
+                     else gettext("%(num)s split", num=settings.get("total_chips")))
+        words += [gettext(word, num=settings[key]) for key, word in CHANGED.items()
                   if key in settings and settings[key] != preset.get(key)]
         if settings.get("reset_each_hand") != preset.get("reset_each_hand"):
-            words.append("re-split each hand" if settings.get("reset_each_hand")
-                         else "stacks carry over")
+            words.append(gettext("re-split each hand") if settings.get("reset_each_hand")
+                         else gettext("stacks carry over"))
         if settings.get("target"):
-            words.append(f"to {settings['target']}")
+            words.append(gettext("to %(target)s", target=settings["target"]))
         return " · ".join(words)
 
     def unit(self, settings: Mapping[str, Any], count: int = 2) -> str:
         """Return "pts" for pots won, "chips" for stacks (singular for 1)."""
         if settings.get("reset_each_hand"):
             return super().unit(settings, count)
-        return "chip" if count == 1 else "chips"
+        return ngettext("chip", "chips", count)
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return what a total counts: the score (pots won) or the chips."""
-        return "Score (pots won)" if settings.get("reset_each_hand") else "Chips"
+        return (gettext("Score (pots won)") if settings.get("reset_each_hand")
+                else gettext("Chips"))
 
     def chart_start(self, core: rules.Game, result: rules.GameResult) -> dict[str, int]:
         """Return the stacks as dealt when they carry over, else nothing won yet."""
@@ -101,27 +111,31 @@ class ChipsHome(CardsHome):
             if winners is not None and name in winners:
                 continue
             if name not in known:
-                lines.append({"text": name, "what": "cards left?"})
+                lines.append({"text": name, "what": gettext("cards left?")})
                 continue
             pay(stacks, flows, name, "cards", cards_owed(known[name], settings))
             paid, owed = flows[-1]["chips"], flows[-1]["owed"]
-            what = [f"all {paid} left, of {owed} owed"] if paid < owed else []
+            what = ([gettext("all %(paid)s left, of %(owed)s owed", paid=paid, owed=owed)]
+                    if paid < owed else [])
             if not settings["reset_each_hand"] and stacks[name] == 0:
-                what.append("out of the game")
-            lines.append({"text": f"{name} pays {paid}", "what": " · ".join(what)})
-            said[name] = f"pays {paid}" + ("" if settings["reset_each_hand"]
-                                           else f" → {stacks[name]}")
+                what.append(gettext("out of the game"))
+            lines.append({"text": gettext("%(name)s pays %(chips)s", name=name, chips=paid),
+                          "what": " · ".join(what)})
+            said[name] = gettext("pays %(chips)s", chips=paid) + (
+                "" if settings["reset_each_hand"] else f" → {stacks[name]}")
         if winners:
             total = pot_of(flows)
             shares = split_pot(total, winners, game.core.players, pot["dealer"])
             order = [name for name in pot["order"] if name in shares]
             for name in order:
-                said[name] = f"takes {shares[name]}"
+                said[name] = gettext("takes %(chips)s", chips=shares[name])
             if len(order) == 1:
-                lines.append({"text": f"{order[0]} takes the {total}-chip pot", "what": "",
-                              "takes": True})
+                lines.append({"text": gettext("%(name)s takes the %(num)s-chip pot",
+                                              name=order[0], num=total),
+                              "what": "", "takes": True})
             else:
-                lines.append({"text": f"{' & '.join(order)} split the {total}-chip pot",
+                lines.append({"text": gettext("%(names)s split the %(num)s-chip pot",
+                                              names=" & ".join(order), num=total),
                               "what": ", ".join(f"{n} {shares[n]}" for n in order),
                               "takes": True})
         return {"players": said, "lines": lines if rnd.went_out is not None or known else [],
@@ -138,13 +152,16 @@ class ChipsHome(CardsHome):
         reached = [name for name in core.players if target is not None
                    and done.totals[name] >= target]
         if reached:
-            why.append(f"{' & '.join(reached)} reach{'es' if len(reached) == 1 else ''} "
-                       f"{target}")
+            why.append(ngettext("%(names)s reaches %(target)s", "%(names)s reach %(target)s",
+                                len(reached), names=" & ".join(reached), target=target))
         busted = list(done.extra["busted"])
         if busted and not reached:
-            why.append(f"{' & '.join(busted)} {'is' if len(busted) == 1 else 'are'} out of chips")
-        said = f"{', '.join(why)}: the game ends" if why else "The game ends"
-        return f"{said}, {winners_win(after)}."
+            why.append(ngettext("%(names)s is out of chips", "%(names)s are out of chips",
+                                len(busted), names=" & ".join(busted)))
+        if why:
+            return gettext("%(why)s: the game ends, %(win)s.", why=", ".join(why),
+                           win=winners_win(after))
+        return gettext("The game ends, %(win)s.", win=winners_win(after))
 
     # -- the scoreboard ---------------------------------------------------------------
     def standing_note(self, game, name: str) -> str:
@@ -152,13 +169,15 @@ class ChipsHome(CardsHome):
         result, settings = game.result, game.core.settings
         total, target = result.totals[name], settings.get("target")
         if target and total < target:
-            return f"{target - total} to go"
+            return gettext("%(num)s to go", num=target - total)
         if target:
-            return f"reached {target}"
+            return gettext("reached %(target)s", target=target)
         if name in result.out:
-            return "no chips left"
+            return gettext("no chips left")
         dealt = result.extra["dealt"][name]
-        return ("even" if total == dealt else f"{total - dealt:+d}") + " since the start"
+        if total == dealt:
+            return gettext("even since the start")
+        return gettext("%(change)s since the start", change=f"{total - dealt:+d}")
 
     def standings(self, game) -> list[dict[str, Any]]:
         """Lead only with a total ahead of the next player's."""
@@ -172,19 +191,21 @@ class ChipsHome(CardsHome):
         result, settings = game.result, game.core.settings
         played = len(result.rounds)
         reset = settings["reset_each_hand"]
-        heading = ("Score: pots won" if reset else
-                   f"Stacks after hand {played}" if played else "Stacks at the start")
+        heading = (gettext("Score: pots won") if reset else
+                   gettext("Stacks after hand %(number)s", number=played) if played
+                   else gettext("Stacks at the start"))
         if settings.get("target"):
-            heading += f" · to {settings['target']}"
+            heading += " · " + gettext("to %(target)s", target=settings["target"])
         each = next(iter(result.extra["dealt"].values()))
         in_play, box = result.extra["chips_in_play"], result.extra["box"]
         if reset:
-            note = (f"Every hand the {in_play} chips in play are re-split, {each} each"
-                    + (f" ({box} stay in the box)" if box else "")
-                    + "; the hand's winner scores the pot.")
+            note = (gettext("Every hand the %(num)s chips in play are re-split, %(each)s each",
+                            num=in_play, each=each)
+                    + (" " + gettext("(%(num)s stay in the box)", num=box) if box else "")
+                    + gettext("; the hand's winner scores the pot."))
         else:
-            note = (f"{in_play} chips in play, {each} each at the start; "
-                    "a player with no chips left is out.")
+            note = gettext("%(num)s chips in play, %(each)s each at the start; a player with "
+                           "no chips left is out.", num=in_play, each=each)
         return {**super().scoreboard(game), "heading": heading, "note": note, "reset": reset,
                 "stories": list(reversed(live.stories(game.core, result)))}
 

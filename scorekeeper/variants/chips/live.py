@@ -4,20 +4,47 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from ... import rules
+from ...i18n import N_
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import EVENT_SETTINGS, payout_order
 
-# What the table calls each event, on its button and in the hand's story.
-KIND_LABELS = {"pass": "Pass", "king_held": "King held", "missed_draw": "Missed draw"}
-FLOW_WORDS = {"ante": ("ante", "antes"), "pass": ("pass", "passes"),
-              "king_held": ("king held", "kings held"),
-              "missed_draw": ("missed draw", "missed draws"), "cards": ("cards", "cards")}
+# What the table calls each event, on its button and in the hand's story: English here,
+# in the page's language through `label()` and `kind_word()` (called while a page is drawn).
+KIND_LABELS = {"pass": N_("Pass"), "king_held": N_("King held"),
+               "missed_draw": N_("Missed draw")}
+
+
+def label(kind: str) -> str:
+    """Return a tap key's label in the page's language: "Pass", "Pase"."""
+    return gettext(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
+
+
+def kind_word(kind: str) -> str:
+    """Return one payment's kind in words, lower case: "king held", "rey retenido"."""
+    return flow_word(kind, 1)
+
+
+def flow_word(kind: str, times: int) -> str:
+    """Return `times` payments of one kind in words: "ante", "2 passes", "2 pases"."""
+    if kind == "ante":
+        return gettext("ante")
+    if kind == "cards":
+        return gettext("cards")
+    if kind == "pass":
+        return ngettext("pass", "%(num)d passes", times)
+    if kind == "king_held":
+        return ngettext("king held", "%(num)d kings held", times)
+    if kind == "missed_draw":
+        return ngettext("missed draw", "%(num)d missed draws", times)
+    return kind.replace("_", " ")
 
 
 def offered(settings: dict[str, Any]) -> list[tuple[str, str, int]]:
     """Return (kind, label, chips) for each event this game's settings offer."""
-    return [(kind, KIND_LABELS[kind], settings[name])
+    return [(kind, label(kind), settings[name])
             for kind, name in EVENT_SETTINGS.items() if settings[name]]
 
 
@@ -36,8 +63,8 @@ def panel(game) -> dict[str, Any] | None:
             live = CHIPS.live(core, (), game.result)
         except rules.RuleError:
             return None
-        problem = (f"A tap of this hand no longer fits the game ({error.message}): "
-                   "undo taps until this message goes.")
+        problem = gettext("A tap of this hand no longer fits the game (%(why)s): undo taps "
+                          "until this message goes.", why=error.message)
     kinds = offered(core.settings)
     counts = {name: {kind: 0 for kind, _, _ in kinds} for name in live["stacks"]}
     for tap in taps:
@@ -46,7 +73,7 @@ def panel(game) -> dict[str, Any] | None:
     if taps:
         flow = live["flows"][-1] if problem is None else {"chips": 0}
         last = {"id": taps[-1].id, "player": taps[-1].player, "kind": taps[-1].kind,
-                "label": KIND_LABELS.get(taps[-1].kind, taps[-1].kind), "chips": flow["chips"]}
+                "label": label(taps[-1].kind), "chips": flow["chips"]}
     seats = []
     for seat, name in enumerate(core.players):
         stack = live["stacks"][name]
@@ -121,8 +148,10 @@ def parts(flows: list[dict[str, Any]]) -> str:
         totals[2] += flow["owed"]
     words = []
     for kind, (times, chips, owed) in grouped.items():
-        one, many = FLOW_WORDS[kind]
-        label = one if times == 1 or kind in ("ante", "cards") else f"{times} {many}"
-        short = f" of {owed}" if chips < owed else ""
-        words.append(f"{label} {chips}{short}")
+        said = flow_word(kind, times)
+        if chips < owed:
+            words.append(gettext("%(what)s %(chips)s of %(owed)s", what=said, chips=chips,
+                                 owed=owed))
+        else:
+            words.append(f"{said} {chips}")
     return " · ".join(words)

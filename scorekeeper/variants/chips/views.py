@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
@@ -12,9 +13,10 @@ from ...storage import add_tap, undo_tap
 from ...storage.writer import event_with_token
 from ...views import expired, game_or_404, game_view, locked_or_404, refusal
 from . import HOME
-from .live import KIND_LABELS
+from .live import kind_word, label
 
 bp = Blueprint("chips", __name__, url_prefix="/games/<int:game_id>/chips")
+bp.add_app_template_global(kind_word)
 PARTIAL = "X-Live-Panel"  # header sent by chips.js: answer with the panel, not a redirect
 
 
@@ -51,9 +53,11 @@ def tap(game_id: int):
         if "csrf_token" in form.errors:
             return _expired(game_id)
         if "player" in form.errors:
-            return _answer(game_id, f"There is no player at seat "
-                                    f"{request.form.get('player', '')!r}, so nothing was saved.")
-        return _answer(game_id, "That tap could not be read, so nothing was saved: tap again.")
+            return _answer(game_id, gettext("There is no player at seat %(seat)s, so nothing "
+                                            "was saved.",
+                                            seat=repr(request.form.get("player", ""))))
+        return _answer(game_id, gettext("That tap could not be read, so nothing was saved: tap "
+                                        "again."))
     token = form.token.data or None
     game = locked_or_404(game_id)
     try:
@@ -69,7 +73,8 @@ def tap(game_id: int):
         # Two phones tapped at once: the same tap twice is saved once, two taps need a retry.
         db.session.rollback()
         if event_with_token(token) is None:
-            return _answer(game_id, "Another phone tapped at the same moment: tap again.")
+            return _answer(game_id, gettext("Another phone tapped at the same moment: tap "
+                                            "again."))
     return _answer(game_id)
 
 
@@ -81,7 +86,7 @@ def undo(game_id: int):
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _expired(game_id)
-        return _answer(game_id, "That undo could not be read, so nothing was undone.")
+        return _answer(game_id, gettext("That undo could not be read, so nothing was undone."))
     game = locked_or_404(game_id)
     try:
         undone = undo_tap(game, form.number.data or 0, form.event.data)
@@ -90,7 +95,8 @@ def undo(game_id: int):
         db.session.rollback()
         return _answer(game_id, refusal(error))
     if undone is not None and not request.headers.get(PARTIAL):
-        flash(f"Undone: {undone.player}, {KIND_LABELS[undone.kind].lower()}.")
+        flash(gettext("Undone: %(name)s, %(what)s.", name=undone.player,
+                      what=label(undone.kind).lower()))
     return _answer(game_id)
 
 

@@ -9,14 +9,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from ... import rules
+from ...i18n import N_
 from ...rules.coronation import CORNERS, CORONATION, check_deal, score_deal
-from ...words import plural
 from ..base import NOBODY, Entry, Errors, FactLine, Home, read_seat, seat_of, winners_win
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
-CLASS_LINE = {"absolute": "an absolute victory", "incredible": "an incredible victory",
-              "normal": "a normal victory"}
+# A deal's victory class in a sentence, and heading the banner (translated where shown).
+CLASS_LINE = {"absolute": N_("an absolute victory"), "incredible": N_("an incredible victory"),
+              "normal": N_("a normal victory")}
+CLASS_HEAD = {"absolute": N_("An absolute victory"), "incredible": N_("An incredible victory"),
+              "normal": N_("A normal victory")}
 
 
 def _who(raw: str, name: str, players: Sequence[str], errors: Errors) -> str | None:
@@ -25,8 +30,8 @@ def _who(raw: str, name: str, players: Sequence[str], errors: Errors) -> str | N
         return None
     player = read_seat(raw, players)
     if player is None:
-        errors.add(name, f"That is not a player in this game: tap {' or '.join(players)}, "
-                         "or Nobody")
+        errors.add(name, gettext("That is not a player in this game: tap %(names)s, or "
+                                 "Nobody", names=gettext(" or ").join(players)))
     return player
 
 
@@ -41,23 +46,25 @@ class CoronationHome(Home):
     result_keys = ("deal_winner", "victory")
     assets = ("variants/coronation/coronation.css",)
     fact_lines = (
-        FactLine("coronations", "Coronations", "deals",
+        FactLine("coronations", N_("Coronations"), "deals",
                  lambda f: (str(f["coronations"]),
-                            f"corners crowned in {plural(f['deals'], 'deal')}", "")),
-        FactLine("dragons", "Dragons slain", "deals", lambda f: (str(f["dragons"]), "", "")),
+                            ngettext("corners crowned in %(num)d deal",
+                                     "corners crowned in %(num)d deals", f["deals"]), "")),
+        FactLine("dragons", N_("Dragons slain"), "deals", lambda f: (str(f["dragons"]), "", "")),
     )
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return e.g. "first to 3 deals"."""
-        return f"first to {plural(settings['deals_to_win'], 'deal')}"
+        return ngettext("first to %(num)d deal", "first to %(num)d deals",
+                        settings["deals_to_win"])
 
     def unit(self, settings: Mapping[str, Any], count: int = 2) -> str:
         """Return "deals" ("deal" for 1)."""
-        return "deal" if count == 1 else "deals"
+        return self.word(count)
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return "Deals won"."""
-        return "Deals won"
+        return gettext("Deals won")
 
     def target(self, settings: Mapping[str, Any]) -> int | None:
         """Return the deals that win the match."""
@@ -75,12 +82,14 @@ class CoronationHome(Home):
                 if raw:
                     corners.append(_who(raw, "corners", players, errors))
             elif not raw:
-                errors.add(f"corner-{index}", f"Tap who crowned corner {index + 1}, or Nobody")
+                errors.add(f"corner-{index}", gettext("Tap who crowned corner %(number)s, or "
+                                                      "Nobody", number=index + 1))
             else:
                 corners.append(_who(raw, f"corner-{index}", players, errors))
         raw_dragon = (form.get("dragon") or "").strip()
         if not raw_dragon:
-            errors.add("dragon", "Tap who slew the dragon (emptied their hand first), or Nobody")
+            errors.add("dragon", gettext("Tap who slew the dragon (emptied their hand first), "
+                                         "or Nobody"))
         dragon = _who(raw_dragon, "dragon", players, errors) if raw_dragon else None
         return rules.Round(corners=tuple(corners), dragon=dragon)
 
@@ -95,9 +104,12 @@ class CoronationHome(Home):
 
     def describe(self, players, rnd) -> str:
         """Return e.g. "corners Ann, Ben, nobody, Ann; dragon Ann"."""
-        corners = ", ".join(name or "nobody" for name in rnd.corners) or "none crowned"
+        nobody = gettext("nobody")
+        corners = (", ".join(name or nobody for name in rnd.corners)
+                   or gettext("none crowned"))
         dragon = rnd.dragon if rnd.dragon is not None else rnd.went_out
-        return f"corners {corners}; dragon {dragon or 'nobody'}"
+        return gettext("corners %(corners)s; dragon %(dragon)s", corners=corners,
+                       dragon=dragon or nobody)
 
     def form_inputs(self, players: Sequence[str]) -> list[str]:
         """Return the four corners, then the dragon."""
@@ -122,13 +134,15 @@ class CoronationHome(Home):
         done = not entry.errors and tapped == CORNERS + 1
         winner, victory = deal["deal_winner"], deal["victory"]
         if not tapped:
-            verdict = "Tap who crowned each corner and who slew the dragon."
+            verdict = gettext("Tap who crowned each corner and who slew the dragon.")
         elif winner is None:
-            verdict = "A draw: nobody wins this deal." if done else "Level so far."
+            verdict = (gettext("A draw: nobody wins this deal.") if done
+                       else gettext("Level so far."))
         elif not done:
-            verdict = f"{winner} leads so far"
+            verdict = gettext("%(name)s leads so far", name=winner)
         else:
-            verdict = f"{winner} wins the deal: {CLASS_LINE[victory]}."
+            verdict = gettext("%(name)s wins the deal: %(victory)s.", name=winner,
+                              victory=gettext(CLASS_LINE[victory]))
         after = self.after_round(game, number, rnd) if done else None
         return {"points": deal["points"], "winner": winner, "verdict": verdict,
                 "victory": victory if done else "",
@@ -140,8 +154,11 @@ class CoronationHome(Home):
             return ""
         deals = max(after.totals.values())
         leaders = " & ".join(after.winners)
-        return (f"{leaders} {'has' if len(after.winners) == 1 else 'have'} won "
-                f"{plural(deals, 'deal')}: the match ends, {winners_win(after)}.")
+        won = (ngettext("%(names)s has won %(num)d deal", "%(names)s has won %(num)d deals",
+                        deals, names=leaders) if len(after.winners) == 1 else
+               ngettext("%(names)s have won %(num)d deal", "%(names)s have won %(num)d deals",
+                        deals, names=leaders))
+        return gettext("%(won)s: the match ends, %(win)s.", won=won, win=winners_win(after))
 
     # -- the scoreboard ---------------------------------------------------------------
     def scoreboard(self, game) -> dict[str, Any]:
@@ -159,7 +176,8 @@ class CoronationHome(Home):
             return None
         score = "–".join(str(p) for p in sorted(game.result.rounds[-1].scores.values(),
                                                  reverse=True))
-        return (f"{CLASS_LINE[victory].capitalize()}: {score} in the deciding deal.", victory)
+        return (gettext("%(victory)s: %(score)s in the deciding deal.",
+                        victory=gettext(CLASS_HEAD[victory]), score=score), victory)
 
     # -- reports ----------------------------------------------------------------------
     def csv_cells(self, core, rnd, done, name) -> dict[str, Any]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from ... import rules
+from ...i18n import N_
 from ...rules.penalty import PENALTY, hand_points, to_target
-from ...words import plural
 from ..base import Entry, FactLine, winners_win
 from ..cards import KINGS_LEFT, CardsHome
 
@@ -17,29 +19,33 @@ class PenaltyHome(CardsHome):
 
     rules = PENALTY
     fact_lines = (
-        FactLine("penalty_per_hand", "Penalty per hand", "penalty_hands",
+        FactLine("penalty_per_hand", N_("Penalty per hand"), "penalty_hands",
                  lambda f: (f"{f['penalty_points'] / f['penalty_hands']:.1f}",
-                            f"{plural(f['penalty_points'], 'point')} in "
-                            f"{plural(f['penalty_hands'], 'hand')}", "")),
+                            ngettext("%(num)d point", "%(num)d points", f["penalty_points"])
+                            + " " + ngettext("in %(num)d hand", "in %(num)d hands",
+                                             f["penalty_hands"]), "")),
         KINGS_LEFT,
     )
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return e.g. "to 25 · king 10, card 1"."""
-        when = "" if settings["end_when"] == "reaches" else " (must pass it)"
-        return (f"to {settings['target']}{when} · king {settings['king_points']}, "
-                f"card {settings['card_points']}")
+        to = (gettext("to %(target)s", target=settings["target"])
+              if settings["end_when"] == "reaches"
+              else gettext("to %(target)s (must pass it)", target=settings["target"]))
+        return to + " · " + gettext("king %(king)s, card %(card)s",
+                                    king=settings["king_points"], card=settings["card_points"])
 
     def totals_label(self, settings: Mapping[str, Any]) -> str:
         """Return "Penalty points"."""
-        return "Penalty points"
+        return gettext("Penalty points")
 
     def standing_note(self, game, name: str) -> str:
         """Return how many points a player may still take, while the game is on."""
         if game.result.over:
             return ""
         left = to_target(game.core.settings, game.result.totals[name])
-        return f"{left} to go" if left > 0 else f"reached {game.core.settings['target']}"
+        return (gettext("%(num)s to go", num=left) if left > 0
+                else gettext("reached %(target)s", target=game.core.settings["target"]))
 
     def facts(self, name, rnd, done) -> dict[str, int]:
         """Add the hand's penalty points to the kings left."""
@@ -67,7 +73,7 @@ class PenaltyHome(CardsHome):
                 continue
             total = before.get(name, 0)
             if name in winners:
-                said[name] = f"wins · {total}"
+                said[name] = gettext("wins · %(total)s", total=total)
             else:
                 points = hand_points(rules.Hand(hand.cards, min(hand.kings, hand.cards)),
                                      core.settings)
@@ -82,9 +88,18 @@ class PenaltyHome(CardsHome):
             return ""
         settings = core.settings
         crossed = [name for name in core.players if to_target(settings, after.totals[name]) <= 0]
-        verb = "reaches" if settings["end_when"] == "reaches" else "passes"
-        return (f"{' & '.join(crossed)} {verb} {settings['target']}: the game ends, "
-                f"{winners_win(after)}.")
+        names = " & ".join(crossed)
+        if settings["end_when"] == "reaches":
+            said = ngettext("%(names)s reaches %(target)s: the game ends, %(win)s.",
+                            "%(names)s reach %(target)s: the game ends, %(win)s.",
+                            len(crossed), names=names, target=settings["target"],
+                            win=winners_win(after))
+        else:
+            said = ngettext("%(names)s passes %(target)s: the game ends, %(win)s.",
+                            "%(names)s pass %(target)s: the game ends, %(win)s.",
+                            len(crossed), names=names, target=settings["target"],
+                            win=winners_win(after))
+        return said
 
 
 HOME = PenaltyHome()

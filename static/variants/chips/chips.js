@@ -5,6 +5,15 @@
    - New game: the chosen set's value of each setting is marked. */
 (function () {
   "use strict";
+  // Words in the page's language (base.html's body data-words), with {name} placeholders.
+  var WORDS = (function () {
+    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
+  })();
+  var say = function (key, english, vars) {
+    var text = WORDS[key] || english;
+    Object.keys(vars || {}).forEach(function (k) { text = text.split("{" + k + "}").join(vars[k]); });
+    return text;
+  };
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
   var RETRY_MS = 3000;
@@ -15,7 +24,7 @@
     (window.crypto || window.msCrypto).getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   };
-  var plural = function (n, one, many) { return n + " " + (n === 1 ? one : many); };
+  var taps_ = function (n) { return n === 1 ? say("tap", "{n} tap", { n: n }) : say("taps", "{n} taps", { n: n }); };
 
   /* ---- Live pot ---------------------------------------------------------------- */
   /* Started on a page with a live pot, or when a refresh brings one (a game reopened). */
@@ -43,8 +52,8 @@
       var taps = queue.length;
       if (!taps) { box.textContent = ""; return; }
       box.textContent = offline
-        ? "No connection: " + plural(taps, "tap", "taps") + " waiting, sent as soon as it is back."
-        : "Saving " + plural(taps, "tap", "taps") + "…";
+        ? say("taps_waiting", "No connection: {taps} waiting, sent as soon as it is back.", { taps: taps_(taps) })
+        : say("taps_saving", "Saving {taps}…", { taps: taps_(taps) });
     };
 
     /* Show a tap not yet saved on top of what the server said. */
@@ -60,7 +69,7 @@
       var paid = item.chips > have ? have : item.chips;
       stack.textContent = have - paid;
       var unit = $("[data-stack-unit]", row);
-      if (unit) unit.textContent = have - paid === 1 ? "chip" : "chips";
+      if (unit) unit.textContent = have - paid === 1 ? (unit.dataset.one || "chip") : (unit.dataset.many || "chips");
       pot.textContent = parseInt(pot.textContent, 10) + paid;
       row.classList.add("pending");
       $(".pot", panel).classList.add("pending");

@@ -1,0 +1,165 @@
+"""The app's languages: English, and Spanish for the tables that play with the Jax set.
+
+A phone's language is the one it chose with the switch at the foot of every page (a
+cookie), else the first of its Accept-Language that the app speaks (es, es-MX... give
+Spanish), else English. Everything drawn once and kept for the next phone (a board, a
+chart, a history page) is kept per language: `language()` is part of its key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Flask, has_request_context, request
+from flask_babel import Babel, get_locale
+
+LANGUAGES = {"en": "English", "es": "Español"}  # each named in its own words
+DEFAULT = "en"
+COOKIE = "kc_lang"
+REMEMBER = 400 * 24 * 3600  # the longest a browser keeps a cookie
+
+babel = Babel()
+
+
+def N_(text: str) -> str:
+    """Mark words for the catalogue that are translated later, where they are shown (a
+    rule's label, defined where no language is known): `pybabel extract -k N_`."""
+    return text
+
+
+def choose() -> str:
+    """Return the language of this request: the phone's choice, else its Accept-Language;
+    English outside a request (the command line, a page part drawn by a test)."""
+    if not has_request_context():
+        return DEFAULT
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+
+
+def language() -> str:
+    """Return this request's language code ("en" or "es"), for a page and for cache keys."""
+    return str(get_locale() or DEFAULT)
+
+
+def here() -> str:
+    """Return the page the switch comes back to without a referrer: this page's path for a
+    GET (its query is not echoed into the page), else home."""
+    from .passcode import local
+
+    return local(request.path) if request.method == "GET" else "/"
+
+
+def back(fallback: str | None) -> str:
+    """Return the page the switch was tapped on: the referrer when it is this app (with its
+    query: page 2 of history, a watch link), else the form's `next` path, else home."""
+    from .passcode import local
+
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path:
+        return local(referrer.path + (f"?{referrer.query}" if referrer.query else ""))
+    return local(fallback)
+
+
+def init(app: Flask) -> None:
+    """Bind Flask-Babel: catalogues in translations/ beside the package (compiled by
+    `make install`), the language per request, and pages that say they vary by it."""
+    folder = Path(app.root_path).parent / "translations"
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(folder))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    babel.init_app(app, locale_selector=choose)
+
+    @app.context_processor
+    def _languages():
+        return {"lang": language, "languages": LANGUAGES, "lang_here": here,
+                "js_words": js_words}
+
+    app.jinja_env.filters["day"] = day
+    app.jinja_env.filters["long_day"] = long_day
+
+    @app.after_request
+    def _vary(response):
+        if response.mimetype == "text/html":
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response
+
+
+def day(when) -> str:
+    """Return a day as history names one: "Sat 21 Nov 2026", "sáb 21 nov 2026"."""
+    from flask import has_request_context
+    from flask_babel import format_date
+
+    from .words import day as english_day
+
+    if not has_request_context() or language() == "en":
+        return english_day(when)
+    return format_date(when, "EEE d MMM y")
+
+
+def long_day(when) -> str:
+    """Return a day in full: "Saturday 21 November 2026", "sábado, 21 de noviembre de 2026"."""
+    from flask import has_request_context
+    from flask_babel import format_date
+
+    if not has_request_context() or language() == "en":
+        return when.strftime("%A %d %B %Y")
+    return format_date(when, "full")
+
+
+def month(when) -> str:
+    """Return a month and year: "November 2026", "noviembre de 2026"."""
+    from flask import has_request_context
+    from flask_babel import format_date
+
+    if not has_request_context() or language() == "en":
+        return when.strftime("%B %Y")
+    return format_date(when, "LLLL 'de' y")
+
+
+def js_words() -> dict[str, str]:
+    """Return the words the page's scripts say, in its language, with {name} placeholders
+    (base.html puts them in the body's data-words; the scripts read them there)."""
+    from flask_babel import gettext
+
+    return {
+        "stalemate_chip": gettext("Stalemate ✎"),
+        "went_out_chip": gettext("%(name)s went out ✎", name="{name}"),
+        "nobody_went_out": gettext("Nobody went out (stalemate)"),
+        "went_out": gettext("%(name)s went out", name="{name}"),
+        "change_who": gettext("%(said)s: change who went out", said="{said}"),
+        "fit_exact": gettext("⚠ For exactly %(min)s players; %(seated)s are seated",
+                             min="{min}", seated="{seated}"),
+        "fit_range": gettext("⚠ For %(min)s to %(max)s players; %(seated)s are seated",
+                             min="{min}", max="{max}", seated="{seated}"),
+        "fits": gettext("✓ Fits your %(seated)s players", seated="{seated}"),
+        "tap": gettext("%(num)s tap", num="{n}"),
+        "taps": gettext("%(num)s taps", num="{n}"),
+        "taps_waiting": gettext("No connection: %(taps)s waiting, sent as soon as it is back.",
+                                taps="{taps}"),
+        "taps_saving": gettext("Saving %(taps)s…", taps="{taps}"),
+        # offline.js: a hand kept on the phone while there is no connection.
+        "off_copy": gettext("No connection: this page as it was at %(time)s.", time="{time}"),
+        "off_refused": gettext("%(label)s was not saved: %(reason)s", label="{label}",
+                               reason="{reason}"),
+        "off_open": gettext("Open it"),
+        "off_discard": gettext("Discard"),
+        "off_discard_what": gettext("Discard %(label)s", label="{label}"),
+        "off_taps_first": gettext("%(label)s waiting to send · the chips taps before it go "
+                                  "first.", label="{label}"),
+        "off_open_game": gettext("Open the game"),
+        "off_locked": gettext("%(label)s waiting to send · this phone needs the table "
+                              "passcode.", label="{label}"),
+        "off_unlock": gettext("Unlock"),
+        "off_waiting": gettext("%(label)s waiting to send · no connection. It is sent by "
+                               "itself when the connection is back.", label="{label}"),
+        "off_sending": gettext("Sending %(label)s…", label="{label}"),
+        "off_sent": gettext("%(label)s (saved with no connection) sent at %(time)s.",
+                            label="{label}", time="{time}"),
+        "off_dismiss": gettext("Dismiss"),
+        "off_answered": gettext("the server answered %(status)s.", status="{status}"),
+        "off_edit": gettext("No connection: this correction is not saved. Save again when the "
+                            "connection is back."),
+    }

@@ -1,0 +1,216 @@
+"""Spanish: the language a phone asks for (or chose), the switch, every word in the
+catalogue, and pages kept or drawn once never shown in the other language."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages import pofile
+
+from tests.conftest import hand_data, start_game
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = ROOT / "translations" / "es" / "LC_MESSAGES" / "messages.po"
+ES = {"Accept-Language": "es-ES,es;q=0.9"}
+P = ["Ann", "Ben", "Cy"]
+
+
+def lang_of(html: str) -> str:
+    return re.search(r'<html lang="([^"]+)"', html).group(1)
+
+
+def test_every_string_to_translate_has_its_spanish_in_the_catalogue(tmp_path):
+    """What `pybabel extract` finds in the templates and the code is all in messages.po,
+    translated, none fuzzy: a page in Spanish has no English left in a corner."""
+    pot = tmp_path / "messages.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract",
+                    "-F", "babel.cfg", "-k", "_l", "-k", "N_", "-o", str(pot), "."],
+                   cwd=ROOT, check=True)
+    with pot.open("rb") as f:
+        wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in pofile.read_po(f) if m.id}
+    with PO.open("rb") as f:
+        catalogue = pofile.read_po(f, locale="es")
+    have = {}
+    for m in catalogue:
+        if m.id:
+            key = m.id if isinstance(m.id, str) else m.id[0]
+            strings = [m.string] if isinstance(m.string, str) else list(m.string)
+            have[key] = (strings, m.fuzzy)
+    assert len(wanted) > 100
+    missing = sorted(w for w in wanted if w not in have)
+    assert not missing, f"not in messages.po (run pybabel update, see README): {missing}"
+    empty = sorted(w for w in wanted if not all(have[w][0]))
+    assert not empty, f"no Spanish yet: {empty}"
+    fuzzy = sorted(w for w in wanted if have[w][1])
+    assert not fuzzy, f"fuzzy (check and clear the flag): {fuzzy}"
+
+
+def test_the_compiled_catalogue_is_the_one_the_po_file_gives():
+    """make install compiles messages.po; a .mo older than it shows last week's Spanish."""
+    mo = PO.with_suffix(".mo")
+    assert mo.exists(), "run make install: it compiles the translations"
+    assert mo.stat().st_mtime >= PO.stat().st_mtime, "messages.mo is older: make install"
+
+
+@pytest.mark.parametrize("header", [None, "en", "en-GB,en;q=0.9", "de-DE", "fr, en;q=0.5"])
+def test_without_spanish_asked_for_pages_are_english(client, header):
+    start_game(client, P)
+    headers = {"Accept-Language": header} if header else {}
+    for url in ["/", "/games/1", "/settings", "/history/"]:
+        html = client.get(url, headers=headers).get_data(as_text=True)
+        assert lang_of(html) == "en", url
+        assert ">History<" in html and ">Noches<" not in html, url
+    assert "Español" in client.get("/", headers=headers).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("header", ["es", "es-MX", "es-419,es;q=0.9,en;q=0.8", "fr, es;q=0.5"])
+def test_a_phone_that_asks_for_spanish_gets_spanish(client, header):
+    start_game(client, P)
+    html = client.get("/games/1", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert lang_of(html) == "es"
+    # The header's words are short ones (Noches, Rivales), so the brand fits at 390 px.
+    assert ">Noches<" in html and ">Rivales<" in html
+    assert "Clasificación" in html and "Anotar mano 1" in html
+    assert ">History<" not in html and "Standings" not in html
+
+
+def test_the_switch_is_remembered_by_the_phone_and_needs_no_passcode(app):
+    phone = app.test_client()
+    start_game(phone, P)
+    assert phone.post("/settings/passcode", data={"passcode": "four 4 you"}).status_code == 302
+    other = app.test_client()  # a phone without the passcode, asking for English
+    response = other.post("/language", data={"lang": "es", "next": "/games/1"})
+    assert response.status_code == 303 and response.headers["Location"] == "/games/1"
+    assert "kc_lang=es" in response.headers["Set-Cookie"]
+    assert "Max-Age=" in response.headers["Set-Cookie"]
+    html = other.get("/games/1", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert lang_of(html) == "es" and "Clasificación" in html
+    assert 'value="en" lang="en"' in html  # the way back, one tap
+    other.post("/language", data={"lang": "en", "next": "/"})
+    html = other.get("/games/1", headers=ES).get_data(as_text=True)
+    assert lang_of(html) == "en" and "Standings" in html
+
+
+def test_the_switch_refuses_an_unknown_language_and_another_site(client):
+    response = client.post("/language", data={"lang": "xx", "next": "/"})
+    assert response.status_code == 400 and "Set-Cookie" not in response.headers
+    assert "English" in response.get_data(as_text=True)
+    response = client.post("/language", data={"lang": "es", "next": "https://evil.example/"})
+    assert response.headers["Location"] == "/"
+
+
+def test_a_board_drawn_once_is_drawn_again_for_the_other_language(client):
+    """The board and chart are kept per state of the game, and history per change stamp:
+    a Spanish phone after an English one still gets Spanish, and back."""
+    start_game(client, P)
+    client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}))
+    for _ in range(2):
+        en = client.get("/games/1").get_data(as_text=True)
+        es = client.get("/games/1", headers=ES).get_data(as_text=True)
+        assert "Hand by hand" in en and "Mano a mano" not in en
+        assert "Mano a mano" in es and "Hand by hand" not in es
+        en = client.get("/history/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+        es = client.get("/history/", headers=ES).get_data(as_text=True)
+        assert lang_of(en) == "en" and lang_of(es) == "es"
+        assert es != en
+
+
+def test_pages_say_they_vary_by_language(client):
+    response = client.get("/")
+    assert "Accept-Language" in response.headers["Vary"]
+    assert "Cookie" in response.headers["Vary"]
+
+
+def test_days_follow_the_language(client):
+    start_game(client, P)
+    en = client.get("/games/1").get_data(as_text=True)
+    es = client.get("/games/1", headers=ES).get_data(as_text=True)
+    day_en = re.search(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d [A-Z][a-z]{2} \d{4}", en)
+    assert day_en, "an English day, e.g. Sat 21 Nov 2026"
+    assert re.search(r"(lun|mar|mié|jue|vie|sáb|dom) \d{1,2} [a-z]{3,4} \d{4}", es), es[:2000]
+    assert day_en.group(0) not in es
+
+
+def test_every_word_the_rules_define_is_marked_for_the_catalogue():
+    """The rules (standard library only) say their labels in English; rule_words.py marks
+    each for the catalogue, so a new setting or variant cannot stay English in Spanish."""
+    from scorekeeper.rule_words import WORDS, rule_texts
+
+    assert rule_texts() - set(WORDS) == set()
+
+
+def test_the_switch_comes_back_to_the_page_it_was_tapped_on_with_its_query(client):
+    page = "http://localhost/history/?page=2"
+    response = client.post("/language", data={"lang": "es", "next": "/history/"},
+                           headers={"Referer": page})
+    assert response.headers["Location"] == "/history/?page=2"
+    response = client.post("/language", data={"lang": "es", "next": "/history/"},
+                           headers={"Referer": "http://evil.example/x"})
+    assert response.headers["Location"] == "/history/"
+
+
+def visible_text(html: str) -> str:
+    """Return what a page shows in its main part: no tags, scripts, styles or charts."""
+    body = re.sub(r"(?s)<(script|style|svg)\b.*?</\1>", " ", html.split("<main", 1)[-1])
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+# English a page showed before it was translated; none of it may come back in Spanish.
+ENGLISH = ["New game", "Players, clockwise", "game night", "Hand by hand", "to go",
+           "Stacks", "chips in play", "in the pot", "Undo", "Best night", "Head to head",
+           "win rate", "Rename", "Merge", "Back up", "Restore", "Import", "No connection",
+           "Try again", "certificate", "Delete this game", "Keep it", " each", " set ",
+           "takes the", "went out", "Move to another night", "New name"]
+
+
+def test_the_pages_around_a_game_say_nothing_in_english(client):
+    """New game, history, a night and a game, players, a chip pot with taps, backup, import,
+    trust, offline: in Spanish, with the game's own words from the glossary."""
+    start_game(client, P)
+    client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}))
+    start_game(client, P, variant="chips", preset="house")
+    client.post("/games/2/chips/tap", data={"number": "1", "player": "0", "kind": "pass",
+                                            "token": "tap-1"})
+    client.post("/games/2/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}))
+    client.post("/games/2/chips/tap", data={"number": "2", "player": "0", "kind": "pass",
+                                            "token": "tap-2"})
+    client.set_cookie("kc_lang", "es")
+    said = {}
+    for url in ["/games/new", "/history/", "/history/nights/1", "/history/games/1",
+                "/history/games/2", "/games/2", "/games/2/hands/new", "/players",
+                "/players/1", "/players/1/merge", "/backup", "/import", "/trust", "/offline",
+                "/games/1/delete"]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        said[url] = text = visible_text(response.get_data(as_text=True))
+        english = [words for words in ENGLISH
+                   if re.search(rf"(?<![\w]){re.escape(words)}(?![\w])", text)]
+        assert not english, f"{url} still says {english}: {text[:600]}"
+    assert "Jugadores, en el sentido de las agujas del reloj" in said["/games/new"]
+    assert "1 noche de juego" in said["/history/"]
+    assert "hasta 25 · rey 10, carta 1" in said["/history/nights/1"]
+    assert "faltan 22" in said["/history/games/1"]
+    assert "Reglas de la casa · 50 cada uno" in said["/games/2"]
+    assert "Pase" in said["/games/2"] and "en el pozo" in said["/games/2"]
+    assert "se lleva el pozo de" in said["/games/2"]
+    assert "El pozo" in said["/games/2/hands/new"]
+    assert "Mejor noche" in said["/players/1"] and "Cara a cara" not in said["/players/1"]
+    assert "Copia de seguridad y restaurar" in said["/backup"]
+    assert "Sin conexión" in said["/offline"]
+
+
+def test_a_message_after_a_change_is_in_the_phones_language(client):
+    start_game(client, P)
+    client.set_cookie("kc_lang", "es")
+    html = client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}),
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Guardado: Mano 1" in html and "Hand 1 saved" not in html
+    html = client.post("/games/1/hands/new", data=hand_data(P, None, {"Ann": 3}, number=2)
+                       ).get_data(as_text=True)
+    assert "¿Cuántas cartas le quedan a Ben?" in html
+    html = client.get("/games/99").get_data(as_text=True)
+    assert "No encontrado" in html and "Not found" not in html

@@ -3,15 +3,7 @@
    from the server, and keeping a game's pages in step with the other phones. */
 (function () {
   "use strict";
-  // Words in the page's language (base.html's body data-words), with {name} placeholders.
-  var WORDS = (function () {
-    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
-  })();
-  var say = function (key, english, vars) {
-    var text = WORDS[key] || english;
-    Object.keys(vars || {}).forEach(function (k) { text = text.split("{" + k + "}").join(vars[k]); });
-    return text;
-  };
+  var say = window.KingsCorners.say;  // words.js: in the page's language
   document.documentElement.classList.add("js");
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };

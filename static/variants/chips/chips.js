@@ -5,15 +5,7 @@
    - New game: the chosen set's value of each setting is marked. */
 (function () {
   "use strict";
-  // Words in the page's language (base.html's body data-words), with {name} placeholders.
-  var WORDS = (function () {
-    try { return JSON.parse(document.body.dataset.words); } catch (e) { return {}; }
-  })();
-  var say = function (key, english, vars) {
-    var text = WORDS[key] || english;
-    Object.keys(vars || {}).forEach(function (k) { text = text.split("{" + k + "}").join(vars[k]); });
-    return text;
-  };
+  var say = window.KingsCorners.say;  // words.js: in the page's language
   var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var $$ = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
   var RETRY_MS = 3000;

@@ -55,7 +55,8 @@ def forget_read() -> None:
 
 
 class Kept:
-    """What pages read, kept under (what, the stamp), the newest `size` of them."""
+    """The newest `size` things read or drawn, each under its key, shared by every request
+    (a least-recently-used cache). What is returned is shared: treat it as read-only."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
@@ -63,18 +64,20 @@ class Kept:
         self._lock = threading.Lock()
 
     def get(self, key: tuple, read: Callable[[], T]) -> T:
-        """Return what is kept under `key` at this request's stamp, reading it the first time.
-
-        What is returned is shared by every request: treat it as read-only.
-        """
+        """Return what is kept under `key` at this request's stamp, reading it the first time."""
         key = (*key, now())
+        return self.lookup(key, read, keep=lambda: _unmoved(key[-1]))
+
+    def lookup(self, key: tuple, read: Callable[[], T],
+               keep: Callable[[], bool] = lambda: True) -> T:
+        """Return what is kept under `key` as it is, else `read()`, kept if `keep()` says so."""
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)
                 return self._kept[key]
         value = read()
-        if not _unmoved(key[-1]):
-            return value  # a write landed while it was read: shown, not kept
+        if not keep():
+            return value  # e.g. a write landed while it was read: shown, not kept
         with self._lock:
             self._kept[key] = value
             while len(self._kept) > self.size:

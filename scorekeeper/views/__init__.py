@@ -8,8 +8,6 @@ import importlib.util
 import pkgutil
 import secrets
 import sys
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -149,22 +147,11 @@ class Drawn:
     """
 
     def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._kept: OrderedDict[tuple, Markup] = OrderedDict()
-        self._lock = threading.Lock()
+        self._parts = stamp.Kept(size)
 
     def get(self, key: tuple, draw: Callable[[], str]) -> Markup:
         """Return the part kept under `key`, drawing and keeping it the first time."""
-        with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
-        part = Markup(draw())
-        with self._lock:
-            self._kept[key] = part
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        return part
+        return self._parts.lookup(key, lambda: Markup(draw()))
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:

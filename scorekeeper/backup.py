@@ -41,6 +41,14 @@ BATCH = 10
 class Refused(rules.RuleError):
     """A backup that cannot be restored here; nothing was written."""
 
+    @classmethod
+    def around(cls, error: rules.RuleError, where: str) -> "Refused":
+        """Return the refusal of a part of the backup (a game) at its place in the backup."""
+        return cls(WHOLE, where, error=error)
+
+
+WHOLE = "%(error)s"  # a part's refusal told whole, with its own place (nothing to translate)
+
 
 def _when(value: datetime) -> str:
     """Return a stored time as ISO text."""
@@ -209,8 +217,8 @@ def _time(value: Any, where: str) -> datetime:
         raise Refused("must be the table's clock time, with no zone, like "
                       "2026-11-21T20:15:00", where)
     if not gamelog.FIRST_DAY <= when.date() <= gamelog.LAST_DAY:
-        raise Refused(f"must be a time from {gamelog.FIRST_DAY.year} to "
-                      f"{gamelog.LAST_DAY.year}", where)
+        raise Refused("must be a time from %(first)s to %(last)s", where,
+                      first=gamelog.FIRST_DAY.year, last=gamelog.LAST_DAY.year)
     return when
 
 
@@ -239,7 +247,7 @@ def _add_roster(entries: list) -> dict[str, Player]:
         name = clean_name(entry.get("name"), f"{where}.name")
         key = name_key(name)
         if key in players:
-            raise Refused(f"{name} is on the roster twice", f"{where}.name")
+            raise Refused("%(name)s is on the roster twice", f"{where}.name", name=name)
         players[key] = Player(name=name, name_key=key,
                               created_at=_time(entry.get("created_at"), f"{where}.created_at"))
         db.session.add(players[key])
@@ -255,17 +263,18 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
         parsed = gamelog.parse({k: v for k, v in raw.items() if k not in GAME_EXTRA},
                                check=not raw.get("needs_repair"))
     except rules.RuleError as error:
-        raise Refused(str(error), where) from None
+        raise Refused.around(error, where) from None
     core = parsed.game
     seats = []
     for name in core.players:
         if name_key(name) not in players:
-            raise Refused(f"{name} plays in this game but is not on the roster", f"{where}.players")
+            raise Refused("%(name)s plays in this game but is not on the roster",
+                          f"{where}.players", name=name)
         seats.append(players[name_key(name)])
     recorded = _list(raw, "recorded_at", f"{where}.")
     if len(recorded) != len(core.rounds):
-        raise Refused(f"gives {len(recorded)} times for {len(core.rounds)} rounds",
-                      f"{where}.recorded_at")
+        raise Refused("gives %(times)s times for %(rounds)s rounds", f"{where}.recorded_at",
+                      times=len(recorded), rounds=len(core.rounds))
     created = _time(raw.get("created_at"), f"{where}.created_at")
     add_game(core, seats, played_on=parsed.played_on or created.date(), night=night,
              created_at=created,
@@ -289,7 +298,7 @@ def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules
         if check:
             rules.get_variant(core.variant).live(core, events)
     except rules.RuleError as error:
-        raise Refused(str(error), f"{where}.events_in_progress") from None
+        raise Refused.around(error, f"{where}.events_in_progress") from None
     return events
 
 
@@ -355,8 +364,8 @@ def _not_json(file: IO[bytes]) -> Refused:
     try:
         json.loads(file.read().decode("utf-8", errors="replace"))
     except json.JSONDecodeError as error:
-        return Refused(f"this is not JSON: {error.msg} at line {error.lineno}, "
-                       f"column {error.colno}")
+        return Refused("this is not JSON: %(why)s at line %(line)s, column %(column)s",
+                       why=error.msg, line=error.lineno, column=error.colno)
     return Refused("this is not JSON")
 
 
@@ -368,11 +377,11 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     back, so nothing is written.
     """
     if source.format != FORMAT:
-        raise Refused(f"must be {FORMAT!r} (is this a single game log? import it instead)",
-                      "format")
+        raise Refused("must be %(format)s (is this a single game log? import it instead)",
+                      "format", format=repr(FORMAT))
     unknown = set(source.keys) - TOP_KEYS
     if unknown:
-        raise Refused(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
+        raise Refused("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
     if not is_empty():
         raise Refused("the database already holds players or games; a backup is restored "
                       "only into an empty database, so nothing is mixed up or lost")

@@ -28,12 +28,13 @@ def read_json(text: str) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise rules.RuleError(f"this is not JSON: {error.msg} at line {error.lineno}, "
-                              f"column {error.colno}") from None
+        raise rules.RuleError("this is not JSON: %(why)s at line %(line)s, column %(column)s",
+                              why=error.msg, line=error.lineno, column=error.colno) from None
     except RecursionError:
         raise rules.RuleError("this is nested too deeply to be a game log") from None
     except ValueError as error:  # e.g. a number of more than 4,300 digits
-        raise rules.RuleError(f"this is not JSON a game log can hold: {error}") from None
+        raise rules.RuleError("this is not JSON a game log can hold: %(why)s",
+                              why=str(error)) from None
 
 
 def read_log(text: str) -> gamelog.Parsed:

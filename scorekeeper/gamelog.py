@@ -39,7 +39,7 @@ def _name(value: Any, players: dict[str, str], field: str) -> str:
     """Return the seated player `value` names (matched as the roster matches: one spelling,
     spaces trimmed, case folded)."""
     if not isinstance(value, str) or _tidy(value).casefold() not in players:
-        raise RuleError(f"{value!r} is not a player in this game", field)
+        raise RuleError("%(name)s is not a player in this game", field, name=repr(value))
     return players[_tidy(value).casefold()]
 
 
@@ -59,7 +59,7 @@ def _parse_hands(raw: Any, players: dict[str, str]) -> dict[str, rules.Hand]:
             raise RuleError("must be an object with cards (and kings)", f"hands.{name}")
         unknown = set(value) - {"cards", "kings"}
         if unknown:
-            raise RuleError(f"unknown key {sorted(unknown)[0]!r}", f"hands.{name}")
+            raise RuleError("unknown key %(key)s", f"hands.{name}", key=repr(sorted(unknown)[0]))
         hands[name] = rules.Hand(value["cards"], value.get("kings", 0))
     return hands
 
@@ -70,7 +70,7 @@ def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
         raise RuleError("a round must be an object", "round")
     unknown = set(raw) - ROUND_KEYS
     if unknown:
-        raise RuleError(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
+        raise RuleError("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
     events_raw = raw.get("events", [])
     if not isinstance(events_raw, list):
         raise RuleError("must be a list", "events")
@@ -101,10 +101,10 @@ def parse(doc: Any, check: bool = True) -> Parsed:
     if not isinstance(doc, dict):
         raise RuleError("a game log is a JSON object")
     if doc.get("format") != FORMAT:
-        raise RuleError(f"must be {FORMAT!r}", "format")
+        raise RuleError("must be %(format)s", "format", format=repr(FORMAT))
     unknown = set(doc) - TOP_KEYS
     if unknown:
-        raise RuleError(f"unknown key {sorted(unknown)[0]!r}", sorted(unknown)[0])
+        raise RuleError("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
     home = variants.get(doc.get("variant"))
     variant = home.rules
     given = doc.get("rules", {})
@@ -127,8 +127,8 @@ def parse(doc: Any, check: bool = True) -> Parsed:
         except (TypeError, ValueError):
             raise RuleError("must be a date like 2026-11-21", "played_on") from None
         if not FIRST_DAY <= played_on <= LAST_DAY:
-            raise RuleError(f"must be a date from {FIRST_DAY.year} to {LAST_DAY.year}",
-                            "played_on")
+            raise RuleError("must be a date from %(first)s to %(last)s", "played_on",
+                            first=FIRST_DAY.year, last=LAST_DAY.year)
     ended = doc.get("ended", False)
     if not isinstance(ended, bool):
         raise RuleError("must be true or false", "ended")
@@ -136,13 +136,13 @@ def parse(doc: Any, check: bool = True) -> Parsed:
     if not isinstance(raw_rounds, list):
         raise RuleError("must be a list", "rounds")
     if len(raw_rounds) > MAX_ROUNDS:
-        raise RuleError(f"a game can have at most {MAX_ROUNDS} rounds, not {len(raw_rounds)}",
-                        "rounds")
+        raise RuleError("a game can have at most %(limit)s rounds, not %(count)s", "rounds",
+                        limit=MAX_ROUNDS, count=len(raw_rounds))
     events = sum(len(raw["events"]) for raw in raw_rounds
                  if isinstance(raw, dict) and isinstance(raw.get("events"), list))
     if events > MAX_EVENTS:
-        raise RuleError(f"a game can have at most {MAX_EVENTS} chips events, not {events}",
-                        "rounds")
+        raise RuleError("a game can have at most %(limit)s chips events, not %(count)s",
+                        "rounds", limit=MAX_EVENTS, count=events)
     rounds = []
     for number, raw in enumerate(raw_rounds, start=1):
         try:

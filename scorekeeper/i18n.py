@@ -28,6 +28,32 @@ def N_(text: str) -> str:
     return text
 
 
+def reason(error: Exception, *, where: bool = False) -> str:
+    """Return why the rules or storage refused something, in the page's language.
+
+    A RuleError says it in English with %(name)s slots (scorekeeper/rules/ knows no
+    language); its sentence, and each `Word` put into it, is looked up in the catalogue
+    here, where it is shown. `where` puts its place first, as the import and restore
+    pages do: "round 3, hands.Ann.kings: …".
+    """
+    from flask_babel import gettext
+
+    from .rules import RuleError, Word
+
+    if not isinstance(error, RuleError):
+        return str(error)
+    words = {key: reason(value, where=True) if isinstance(value, RuleError) else
+             gettext(value) if isinstance(value, Word) else value
+             for key, value in error.words.items()}
+    said = gettext(error.template, **words)
+    if not where:
+        return said
+    place = [gettext("round %(number)s", number=error.round_number)
+             ] if error.round_number is not None else []
+    place += [error.field] if error.field else []
+    return f"{', '.join(place)}: {said}" if place else said
+
+
 def choose() -> str:
     """Return the language of this request: the phone's choice, else its Accept-Language;
     English outside a request (the command line, a page part drawn by a test)."""

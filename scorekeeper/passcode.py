@@ -52,9 +52,10 @@ def clean(text: str | None, field: str = "passcode") -> str:
     """Return a passcode as typed, trimmed and in one Unicode spelling, or refuse it."""
     text = unicodedata.normalize("NFC", (text or "").strip())
     if len(text) < SHORTEST:
-        raise RuleError(f"a passcode needs at least {SHORTEST} characters", field)
+        raise RuleError("a passcode needs at least %(count)s characters", field,
+                        count=SHORTEST)
     if len(text) > LONGEST:
-        raise RuleError(f"a passcode can be at most {LONGEST} characters", field)
+        raise RuleError("a passcode can be at most %(count)s characters", field, count=LONGEST)
     if any(unicodedata.category(c).startswith("C") for c in text):
         raise RuleError("a passcode cannot hold control characters", field)
     return text

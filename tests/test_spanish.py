@@ -3,6 +3,7 @@ catalogue, and pages kept or drawn once never shown in the other language."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -28,7 +29,7 @@ def test_every_string_to_translate_has_its_spanish_in_the_catalogue(tmp_path):
     translated, none fuzzy: a page in Spanish has no English left in a corner."""
     pot = tmp_path / "messages.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract",
-                    "-F", "babel.cfg", "-k", "_l", "-k", "N_", "-o", str(pot), "."],
+                    "-F", "babel.cfg", "-o", str(pot), "."],
                    cwd=ROOT, check=True)
     with pot.open("rb") as f:
         wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in pofile.read_po(f) if m.id}
@@ -143,6 +144,15 @@ def test_every_word_the_rules_define_is_marked_for_the_catalogue():
     assert rule_texts() - set(WORDS) == set()
 
 
+def test_each_variant_named_in_a_refusal_is_marked_for_the_catalogue():
+    """The rules put a variant's label, in lower case, into a refusal ("a penalty points
+    game records no passes"); its home marks those words, so they are said in Spanish."""
+    from scorekeeper import variants
+
+    for home in variants.homes():
+        assert home.in_a_sentence == home.rules.label.lower()
+
+
 def test_the_switch_comes_back_to_the_page_it_was_tapped_on_with_its_query(client):
     page = "http://localhost/history/?page=2"
     response = client.post("/language", data={"lang": "es", "next": "/history/"},
@@ -214,3 +224,99 @@ def test_a_message_after_a_change_is_in_the_phones_language(client):
     assert "¿Cuántas cartas le quedan a Ben?" in html
     html = client.get("/games/99").get_data(as_text=True)
     assert "No encontrado" in html and "Not found" not in html
+
+
+# -- the refusals of the rules and storage, said where they are shown -----------------------
+
+def test_a_refused_hand_says_why_in_spanish_and_the_same_hand_in_english_is_unchanged(client):
+    start_game(client, P)
+    bad = hand_data(P, "Ben", {"Ann": (2, 0), "Cy": (1, 3)})
+    english = client.post("/games/1/hands/new", data=bad).get_data(as_text=True)
+    assert "Cy holds 1 card, so cannot hold 3 kings" in english
+    client.set_cookie("kc_lang", "es")
+    html = client.post("/games/1/hands/new", data=bad).get_data(as_text=True)
+    assert "A Cy le queda 1 carta, así que no puede tener 3 reyes" in html
+    assert "holds" not in html and "cannot" not in html
+    seen = client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": (5, 3), "Cy": (5, 2)})
+                       ).get_data(as_text=True)
+    assert "una baraja tiene solo 4 reyes, y en las manos hay 5" in seen.lower()
+
+
+def test_a_move_from_another_phone_is_told_in_spanish(client):
+    start_game(client, P)
+    client.post("/games/1/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2},
+                                                     token="save-1"))
+    client.post("/games/1/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}, number=2))
+    client.set_cookie("kc_lang", "es")
+    html = client.post("/games/1/hands/1/undo", data={"token": "save-1", "confirmed": "1"},
+                       follow_redirects=True).get_data(as_text=True)
+    assert ("Mano 1 ya no es la última: desde entonces se anotó mano 2 (¿en otro teléfono?), "
+            "así que no se ha deshecho nada.") in html
+    assert "no longer the last" not in html
+
+
+def test_an_import_refused_names_its_place_and_says_why_in_spanish(client):
+    log = {"format": "kings-corners-game/1", "variant": "penalty", "players": P,
+           "rounds": [{"went_out": "Ann", "hands": {"Ben": {"cards": 3}, "Cy": {"cards": 2}}},
+                      {"went_out": "Ann", "hands": {"Ben": {"cards": 1, "kings": 2},
+                                                    "Cy": {"cards": 2}}}]}
+    client.set_cookie("kc_lang", "es")
+    html = client.post("/import", data={"text": json.dumps(log)}).get_data(as_text=True)
+    assert ("No se ha importado nada. Ronda 2, hands.Ben.kings: a Ben le queda 1 carta, así "
+            "que no puede tener 2 reyes") in html
+
+
+def test_a_passcode_too_short_is_refused_in_spanish(client):
+    client.set_cookie("kc_lang", "es")
+    page = client.get("/settings").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    data = {"passcode": "12", **({"csrf_token": csrf.group(1)} if csrf else {})}
+    html = client.post("/settings/passcode", data=data).get_data(as_text=True)
+    assert "Una clave necesita al menos 4 caracteres." in html
+
+
+REFUSALS = ("RuleError", "Conflict", "Refused", "Taken", "Changed")
+
+
+def test_every_refusal_is_a_sentence_the_catalogue_can_hold():
+    """A refusal built with an f-string, % or str(error) is English on a Spanish page: the
+    catalogue can only hold a literal sentence with %(name)s slots (or a Word naming one)."""
+    import ast
+
+    def named(call: ast.Call) -> str:
+        f = call.func
+        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+    def literal(node) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str)
+        if isinstance(node, ast.IfExp):
+            return literal(node.body) and literal(node.orelse)
+        if isinstance(node, ast.Call) and named(node) == "Word":
+            return all(isinstance(a, ast.Constant) for a in node.args)
+        return isinstance(node, (ast.Name, ast.Attribute))  # a Word kept under a name
+
+    def calls(tree):
+        """Yield each refusal built: RuleError(...) and its kin, and the sentence a
+        refusal's own class gives super().__init__."""
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and named(node) in REFUSALS:
+                yield node
+            if isinstance(node, ast.ClassDef) and any(
+                    isinstance(b, (ast.Name, ast.Attribute)) and
+                    (b.id if isinstance(b, ast.Name) else b.attr) in REFUSALS
+                    for b in node.bases):
+                for inner in ast.walk(node):
+                    if (isinstance(inner, ast.Call) and named(inner) == "__init__"
+                            and isinstance(inner.func.value, ast.Call)
+                            and named(inner.func.value) == "super"):
+                        yield inner
+
+    checked, wrong = 0, []
+    for path in sorted((ROOT / "scorekeeper").rglob("*.py")):
+        for node in calls(ast.parse(path.read_text(), str(path))):
+            checked += 1
+            if not node.args or not literal(node.args[0]):
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert checked > 80
+    assert not wrong, f"refusals the catalogue cannot hold: {wrong}"

@@ -8,7 +8,7 @@ naming the round and field of the first impossible entry.
 
 from __future__ import annotations
 
-from .base import Event, Game, GameResult, Hand, Round, RoundResult, RuleError, Setting
+from .base import Event, Game, GameResult, Hand, Round, RoundResult, RuleError, Setting, Word
 from .chips import CHIPS
 from .coronation import CORONATION
 from .penalty import PENALTY
@@ -26,8 +26,8 @@ def get_variant(name: str):
     try:
         return VARIANTS[name]
     except KeyError:
-        raise RuleError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}",
-                        "variant") from None
+        raise RuleError("unknown variant %(name)s; known: %(known)s", "variant",
+                        name=repr(name), known=", ".join(VARIANTS)) from None
 
 
 def play(game: Game) -> GameResult:
@@ -36,4 +36,4 @@ def play(game: Game) -> GameResult:
 
 
 __all__ = ["Event", "Game", "GameResult", "Hand", "Round", "RoundResult", "RuleError",
-           "Setting", "VARIANTS", "get_variant", "play", "register"]
+           "Setting", "VARIANTS", "Word", "get_variant", "play", "register"]

@@ -7,17 +7,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class Word(str):
+    """An English word or phrase a refusal puts into its sentence ("a whole number of cards").
+
+    Like the sentence itself, it is translated where the refusal is shown, not here.
+    """
+
+    __slots__ = ()
+
+
 class RuleError(ValueError):
     """An entry that cannot have happened at a real table, or a setting out of range.
 
+    `message` is an English sentence with %(name)s slots for `words`, always a literal, so
+    the place that shows it can say it in the page's language (scorekeeper/i18n.py,
+    `refused`); `text` is the sentence filled in, in English. A word that is itself
+    English is given as a `Word`; another RuleError given as a word is told with its place.
     `field` names the entry in the game-log's words, e.g. ``went_out``,
     ``hands.Ann.kings``, ``events[2].kind``, ``corners[1]``, ``rules.target``.
     `round_number` is 1-based, or None when the error is not about one round.
     """
 
-    def __init__(self, message: str, field: str | None = None, round_number: int | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, field: str | None = None, round_number: int | None = None,
+                 **words: Any):
+        self.template = message
+        self.words = words
+        self.message = message % words if words else message
+        super().__init__(self.message)
         self.field = field
         self.round_number = round_number
 
@@ -126,15 +142,21 @@ class Setting:
     help: str = ""
 
 
+WHOLE_NUMBER = Word("a whole number")
+
+
 def check_int(value: Any, field_name: str, minimum: int | None = None,
-              maximum: int | None = None, what: str = "a whole number") -> int:
+              maximum: int | None = None, what: Word = WHOLE_NUMBER) -> int:
     """Return `value` as an int, or raise RuleError naming the field."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"must be {what}, not {value!r}", field_name)
+        raise RuleError("must be %(what)s, not %(value)s", field_name, what=what,
+                        value=repr(value))
     if minimum is not None and value < minimum:
-        raise RuleError(f"must be at least {minimum}, not {value}", field_name)
+        raise RuleError("must be at least %(minimum)s, not %(value)s", field_name,
+                        minimum=minimum, value=value)
     if maximum is not None and value > maximum:
-        raise RuleError(f"must be at most {maximum}, not {value}", field_name)
+        raise RuleError("must be at most %(maximum)s, not %(value)s", field_name,
+                        maximum=maximum, value=value)
     return value
 
 
@@ -144,7 +166,7 @@ def resolve_settings(settings: tuple[Setting, ...], defaults: Mapping[str, Any],
     known = {s.name: s for s in settings}
     for key in given:
         if key not in known and key != "preset":
-            raise RuleError(f"unknown rule setting {key!r}", f"rules.{key}")
+            raise RuleError("unknown rule setting %(key)s", f"rules.{key}", key=repr(key))
     resolved: dict[str, Any] = {}
     for s in settings:
         value = given.get(s.name, defaults.get(s.name))
@@ -153,12 +175,13 @@ def resolve_settings(settings: tuple[Setting, ...], defaults: Mapping[str, Any],
             resolved[s.name] = None
         elif s.kind is bool:
             if not isinstance(value, bool):
-                raise RuleError(f"must be true or false, not {value!r}", name)
+                raise RuleError("must be true or false, not %(value)s", name, value=repr(value))
             resolved[s.name] = value
         elif s.kind is int:
             resolved[s.name] = check_int(value, name, s.minimum, s.maximum)
         else:
             if value not in s.choices:
-                raise RuleError(f"must be one of {', '.join(s.choices)}, not {value!r}", name)
+                raise RuleError("must be one of %(choices)s, not %(value)s", name,
+                                choices=", ".join(s.choices), value=repr(value))
             resolved[s.name] = value
     return resolved

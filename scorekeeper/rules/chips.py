@@ -127,8 +127,8 @@ class Chips(Variant):
         """Return the full settings: the preset's defaults, overridden by `given`, checked."""
         preset = given.get("preset", "house")
         if not isinstance(preset, str) or preset not in PRESETS:
-            raise RuleError(f"must be one of {', '.join(PRESETS)}, not {preset!r}",
-                            "rules.preset")
+            raise RuleError("must be one of %(choices)s, not %(value)s", "rules.preset",
+                            choices=", ".join(PRESETS), value=repr(preset))
         defaults = dict(PRESETS[preset])
         # Giving one way of dealing the chips replaces the preset's other way.
         if given.get("start_chips") is not None and "total_chips" not in given:
@@ -160,7 +160,8 @@ class Chips(Variant):
         settings = self.resolve_settings(game.settings)
         if number > played:
             if result.over:
-                raise RuleError(f"the game is over after round {played}", "events", number)
+                raise RuleError("the game is over after round %(number)s", "events", number,
+                                number=played)
             dealer, first, out = result.next_dealer, result.next_first_player, result.out
             stacks = dict(result.extra["stacks"])
         else:

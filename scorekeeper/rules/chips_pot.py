@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from .base import Event, Hand, RuleError
+from .base import Event, Hand, RuleError, Word
 
 # Each event kind and the setting that says what it costs (0: not offered).
 EVENT_SETTINGS = {"pass": "pass_chips", "king_held": "king_held_chips",
                   "missed_draw": "missed_draw_chips"}
-EVENT_WORDS = {"pass": "a pass", "king_held": "being caught holding a king",
-               "missed_draw": "a missed draw"}
+EVENT_WORDS = {"pass": Word("a pass"), "king_held": Word("being caught holding a king"),
+               "missed_draw": Word("a missed draw")}
 
 Flow = dict[str, Any]
 
@@ -23,8 +23,9 @@ def deal(players: Sequence[str], settings: Mapping[str, Any]) -> dict[str, int]:
     else:
         each = settings["total_chips"] // len(players)
         if each < 1:
-            raise RuleError(f"{settings['total_chips']} chips cannot give each of "
-                            f"{len(players)} players one", "rules.total_chips")
+            raise RuleError("%(chips)s chips cannot give each of %(players)s players one",
+                            "rules.total_chips", chips=settings["total_chips"],
+                            players=len(players))
     return {name: each for name in players}
 
 
@@ -34,16 +35,17 @@ def check_events(events: Sequence[Event], players: Sequence[str], out: Collectio
     for index, event in enumerate(events):
         kind, player = event.kind, event.player
         if not isinstance(kind, str) or kind not in EVENT_SETTINGS:
-            raise RuleError(f"unknown event {kind!r}; known: {', '.join(EVENT_SETTINGS)}",
-                            f"events[{index}].kind")
+            raise RuleError("unknown event %(kind)s; known: %(known)s", f"events[{index}].kind",
+                            kind=repr(kind), known=", ".join(EVENT_SETTINGS))
         if not settings[EVENT_SETTINGS[kind]]:
-            raise RuleError(f"{EVENT_WORDS[kind]} costs nothing in this game, so it is not "
-                            "offered", f"events[{index}].kind")
+            raise RuleError("%(event)s costs nothing in this game, so it is not offered",
+                            f"events[{index}].kind", event=EVENT_WORDS[kind])
         if not isinstance(player, str) or player not in players:
-            raise RuleError(f"{player!r} is not a player in this game",
-                            f"events[{index}].player")
+            raise RuleError("%(name)s is not a player in this game", f"events[{index}].player",
+                            name=repr(player))
         if player in out:
-            raise RuleError(f"{player} is out of the game", f"events[{index}].player")
+            raise RuleError("%(name)s is out of the game", f"events[{index}].player",
+                            name=player)
 
 
 def pay(stacks: dict[str, int], flows: list[Flow], player: str, kind: str, owed: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Game, Round, RoundResult, RuleError, Setting, resolve_settings
+from .base import Game, Round, RoundResult, RuleError, Setting, Word, resolve_settings
 from .seats import left_of
 from .table import Table, Variant
 
@@ -23,12 +23,14 @@ def check_deal(players: Sequence[str], corners: Sequence[str | None],
     if isinstance(corners, (str, bytes)) or not isinstance(corners, Sequence):
         raise RuleError("must be a list of who completed each corner", "corners")
     if len(corners) > CORNERS:
-        raise RuleError(f"a deal has only {CORNERS} corners, not {len(corners)}", "corners")
+        raise RuleError("a deal has only %(corners)s corners, not %(count)s", "corners",
+                        corners=CORNERS, count=len(corners))
     for index, entry in enumerate(corners):
         if entry is not None and entry not in players:
-            raise RuleError(f"{entry!r} is not a player in this game", f"corners[{index}]")
+            raise RuleError("%(name)s is not a player in this game", f"corners[{index}]",
+                            name=repr(entry))
     if dragon is not None and dragon not in players:
-        raise RuleError(f"{dragon!r} is not a player in this game", "dragon")
+        raise RuleError("%(name)s is not a player in this game", "dragon", name=repr(dragon))
     return tuple(corners)
 
 
@@ -66,17 +68,19 @@ def dragon_of(players: Sequence[str], rnd: Round) -> str | None:
     if rnd.went_out is None:
         return rnd.dragon
     if rnd.went_out not in players:
-        raise RuleError(f"{rnd.went_out!r} is not a player in this game", "went_out")
+        raise RuleError("%(name)s is not a player in this game", "went_out",
+                        name=repr(rnd.went_out))
     if rnd.dragon is not None and rnd.dragon != rnd.went_out:
-        raise RuleError(f"the first to empty their hand slays the dragon, so went_out must "
-                        f"be the dragon ({rnd.dragon}), not {rnd.went_out}", "went_out")
+        raise RuleError("the first to empty their hand slays the dragon, so went_out must "
+                        "be the dragon (%(dragon)s), not %(went_out)s", "went_out",
+                        dragon=rnd.dragon, went_out=rnd.went_out)
     return rnd.went_out
 
 
 class CoronationTable(Table):
     """Deals won and points scored while a match's deals are replayed."""
 
-    already_over = "the match was already over after deal {}"
+    already_over = Word("the match was already over after deal %(number)s")
     already_over_field = "dragon"
 
     def __init__(self, game: Game):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import Hand, Round, RuleError, check_int
+from .base import Hand, Round, RuleError, Word, check_int
 
 DECK_CARDS = 52
 DECK_KINGS = 4
@@ -16,10 +16,12 @@ def check_hands(players: Sequence[str], rnd: Round) -> dict[str, Hand]:
     `players` are those who took part in the hand, in seat order.
     """
     if rnd.went_out is not None and rnd.went_out not in players:
-        raise RuleError(f"{rnd.went_out!r} is not playing this hand", "went_out")
+        raise RuleError("%(name)s is not playing this hand", "went_out",
+                        name=repr(rnd.went_out))
     for name in rnd.hands:
         if name not in players:
-            raise RuleError(f"{name!r} is not playing this hand", f"hands.{name}")
+            raise RuleError("%(name)s is not playing this hand", f"hands.{name}",
+                            name=repr(name))
     hands: dict[str, Hand] = {}
     went_out = rnd.went_out
     for name in players:
@@ -42,25 +44,32 @@ def _check_hand(name: str, hand: Hand | None, went_out: str | None) -> Hand:
     if hand is None:
         if name == went_out:
             return Hand(0, 0)
-        raise RuleError(f"how many cards {name} has left is missing", f"{field}.cards")
-    cards = check_int(hand.cards, f"{field}.cards", 0, what="a whole number of cards")
-    kings = check_int(hand.kings, f"{field}.kings", 0, what="a whole number of kings")
+        raise RuleError("how many cards %(name)s has left is missing", f"{field}.cards",
+                        name=name)
+    cards = check_int(hand.cards, f"{field}.cards", 0, what=Word("a whole number of cards"))
+    kings = check_int(hand.kings, f"{field}.kings", 0, what=Word("a whole number of kings"))
     if kings > DECK_KINGS:
-        raise RuleError(f"a deck has only {DECK_KINGS} kings, so {name} cannot hold {kings}",
-                        f"{field}.kings")
+        raise RuleError("a deck has only %(deck)s kings, so %(name)s cannot hold %(kings)s",
+                        f"{field}.kings", deck=DECK_KINGS, name=name, kings=kings)
     if kings > cards:
-        raise RuleError(
-            f"{name} holds {cards} card{'s' if cards != 1 else ''}, "
-            f"so cannot hold {kings} king{'s' if kings != 1 else ''}", f"{field}.kings")
+        # One sentence for each count that changes its words (kings > cards, so kings > 1
+        # unless no card is left), so each language can say it.
+        if cards == 0:
+            message = (Word("%(name)s holds 0 cards, so cannot hold 1 king") if kings == 1
+                       else Word("%(name)s holds 0 cards, so cannot hold %(kings)s kings"))
+        elif cards == 1:
+            message = Word("%(name)s holds 1 card, so cannot hold %(kings)s kings")
+        else:
+            message = Word("%(name)s holds %(cards)s cards, so cannot hold %(kings)s kings")
+        raise RuleError(message, f"{field}.kings", name=name, cards=cards, kings=kings)
     if name == went_out and cards:
-        raise RuleError(f"{name} went out, so holds no cards", f"{field}.cards")
+        raise RuleError("%(name)s went out, so holds no cards", f"{field}.cards", name=name)
     if name != went_out and not cards:
         if went_out is None:
-            raise RuleError(
-                f"in a stalemate nobody has emptied their hand: {name} holds at least one "
-                "card", f"{field}.cards")
-        raise RuleError(f"{name} did not go out, so holds at least one card",
-                        f"{field}.cards")
+            raise RuleError("in a stalemate nobody has emptied their hand: %(name)s holds at "
+                            "least one card", f"{field}.cards", name=name)
+        raise RuleError("%(name)s did not go out, so holds at least one card",
+                        f"{field}.cards", name=name)
     return Hand(cards, kings)
 
 
@@ -71,11 +80,11 @@ def _check_deck(players: Sequence[str], hands: Mapping[str, Hand]) -> None:
         kings += hands[name].kings
         cards += hands[name].cards
         if kings > DECK_KINGS:
-            raise RuleError(f"a deck has only {DECK_KINGS} kings, and the hands hold {kings}",
-                            f"hands.{name}.kings")
+            raise RuleError("a deck has only %(deck)s kings, and the hands hold %(kings)s",
+                            f"hands.{name}.kings", deck=DECK_KINGS, kings=kings)
         if cards > DECK_CARDS:
-            raise RuleError(f"a deck has only {DECK_CARDS} cards, and the hands hold {cards}",
-                            f"hands.{name}.cards")
+            raise RuleError("a deck has only %(deck)s cards, and the hands hold %(cards)s",
+                            f"hands.{name}.cards", deck=DECK_CARDS, cards=cards)
 
 
 def hand_problems(players: Sequence[str], rnd: Round) -> list[RuleError]:

@@ -27,19 +27,20 @@ def first_dealer_in(players: Sequence[str], first_dealer: str, out: Collection[s
 def check_seating(players: Sequence[str], first_dealer: str, minimum: int, maximum: int) -> None:
     """Refuse a table that is too small, too big, has a duplicate or an absent dealer."""
     if len(players) < minimum:
-        raise RuleError(f"needs at least {minimum} players", "players")
+        raise RuleError("needs at least %(count)s players", "players", count=minimum)
     if len(players) > maximum:
-        raise RuleError(f"takes at most {maximum} players", "players")
+        raise RuleError("takes at most %(count)s players", "players", count=maximum)
     seen: set[str] = set()
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise RuleError("every player needs a name", "players")
         key = name.strip().casefold()
         if key in seen:
-            raise RuleError(f"{name} is in the game twice", "players")
+            raise RuleError("%(name)s is in the game twice", "players", name=name)
         seen.add(key)
     if first_dealer not in players:
-        raise RuleError(f"{first_dealer!r} is not a player in this game", "first_dealer")
+        raise RuleError("%(name)s is not a player in this game", "first_dealer",
+                        name=repr(first_dealer))
 
 
 def rematch_dealer(players: Sequence[str], first_dealer: str, last_dealer: str | None) -> str:

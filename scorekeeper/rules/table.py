@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import GameResult, Round, RoundResult, RuleError
+from .base import GameResult, Round, RoundResult, RuleError, Word
 from .seats import check_seating, left_of
 
 
 class Table:
     """A game being replayed round by round; each variant says how one round is played."""
 
-    already_over = "the game was already over after round {}"
+    already_over = Word("the game was already over after round %(number)s")
     already_over_field = "went_out"
 
     def __init__(self, players: Sequence[str], first_dealer: str):
@@ -43,8 +43,8 @@ def replay(table: Table, rounds: Sequence[Round]) -> tuple[RoundResult, ...]:
     results = []
     for number, rnd in enumerate(rounds, start=1):
         if table.over:
-            raise RuleError(table.already_over.format(number - 1), table.already_over_field,
-                            number)
+            raise RuleError(table.already_over, table.already_over_field, number,
+                            number=number - 1)
         try:
             results.append(table.play_round(number, rnd))
         except RuleError as error:
@@ -93,8 +93,8 @@ class Variant:
 
     def live(self, game, events=(), result=None, number=None) -> dict[str, Any]:
         """Show the hand in progress after the events tapped during it, or refuse events."""
-        raise RuleError(f"a {self.label.lower()} game records no passes or penalties during a "
-                        "hand; only a chip-pot game does", "kind")
+        raise RuleError("a %(variant)s game records no passes or penalties during a hand; "
+                        "only a chip-pot game does", "kind", variant=Word(self.label.lower()))
 
     def replay(self, game) -> tuple[Table, tuple[RoundResult, ...]]:
         """Return the table after every entered round, and what each round did."""

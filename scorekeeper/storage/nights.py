@@ -88,7 +88,8 @@ def clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str |
     text = unicodedata.normalize("NFC", raw or "")
     text = " ".join(text.split()) if one_line else text.replace("\r\n", "\n").strip()
     if len(text) > limit:
-        raise rules.RuleError(f"can be at most {limit} characters, not {len(text)}", field)
+        raise rules.RuleError("can be at most %(limit)s characters, not %(count)s", field,
+                              limit=limit, count=len(text))
     allowed = {"\n", "\t"} if not one_line else set()
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in allowed
            for ch in text):

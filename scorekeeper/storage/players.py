@@ -26,11 +26,12 @@ def clean_name(raw: Any, field: str = "players") -> str:
         raise rules.RuleError("a name cannot be empty", field)
     # The key folds case ("ß" -> "ss"), and it must fit its column too.
     if len(name) > NAME_MAX or len(name.casefold()) > NAME_MAX:
-        raise rules.RuleError(f"a name can be at most {NAME_MAX} characters", field)
+        raise rules.RuleError("a name can be at most %(count)s characters", field,
+                              count=NAME_MAX)
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in JOINERS:
-            raise rules.RuleError(
-                f"a name cannot hold U+{ord(ch):04X}, a character that cannot be shown", field)
+            raise rules.RuleError("a name cannot hold %(code)s, a character that cannot be "
+                                  "shown", field, code=f"U+{ord(ch):04X}")
     return name
 
 
@@ -73,8 +74,8 @@ def rename(player: Player, raw: str) -> None:
     key = name_key(name)
     other = db.session.scalar(select(Player).where(Player.name_key == key, Player.id != player.id))
     if other is not None:
-        raise rules.RuleError(f"“{other.name}” is already on the roster. If they are the same "
-                              "person, merge the two entries instead.", "name")
+        raise rules.RuleError("“%(name)s” is already on the roster. If they are the same "
+                              "person, merge the two entries instead.", "name", name=other.name)
     player.name, player.name_key = name, key
     touch(*locks.games_of(player.id))  # every phone on one of their games shows the new name
     db.session.flush()
@@ -100,10 +101,12 @@ def merge(keeper: Player, duplicate: Player) -> int:
         raise rules.RuleError("pick another entry than this player", "other")
     together = shared_games(keeper, duplicate)
     if together:
-        which = ", ".join(f"game {game_id}" for game_id in together[:3])
-        raise rules.RuleError(
-            f"{keeper.name} and {duplicate.name} both sat in {which}, so they are two "
-            "different people; nothing was merged.", "other")
+        games = ", ".join(str(game_id) for game_id in together[:3])
+        said = (rules.Word("%(one)s and %(other)s both sat in game %(games)s, so they are two "
+                           "different people; nothing was merged.") if len(together) == 1 else
+                rules.Word("%(one)s and %(other)s both sat in games %(games)s, so they are two "
+                           "different people; nothing was merged."))
+        raise rules.RuleError(said, "other", one=keeper.name, other=duplicate.name, games=games)
     moved = list(db.session.scalars(select(Seat.game_id).where(Seat.player_id == duplicate.id)))
     if moved:
         touch(*moved)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..extensions import db
 from ..models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
+from ..rules import Word
 from ..rules.seats import rematch_dealer
 from . import nights, results, tallies
 from .locks import touch
@@ -35,8 +36,8 @@ class Taken(Conflict):
     """The round a form was for was recorded meanwhile (on another phone)."""
 
     def __init__(self, number: int):
-        super().__init__(f"hand {number} has been recorded already (from another phone?): "
-                         "check the scoreboard", "number")
+        super().__init__(Word("hand %(number)s has been recorded already (from another "
+                              "phone?): check the scoreboard"), "number", number=number)
         self.number = number
 
 
@@ -44,8 +45,8 @@ class Changed(Conflict):
     """The round a correction was for was changed since the form was opened."""
 
     def __init__(self, number: int):
-        super().__init__(f"hand {number} was changed since this form was opened (on another "
-                         "phone?)", "number")
+        super().__init__(Word("hand %(number)s was changed since this form was opened (on "
+                              "another phone?)"), "number", number=number)
         self.number = number
 
 
@@ -219,7 +220,7 @@ def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = 
     (on another phone) is not overwritten blindly.
     """
     if not 1 <= number < game.next_number:
-        raise Conflict(f"there is no hand {number} in this game", "number")
+        raise Conflict("there is no hand %(number)s in this game", "number", number=number)
     if was and was != fingerprint(game.core.rounds[number - 1], game.players):
         raise Changed(number)
     rounds = list(game.core.rounds)
@@ -270,17 +271,21 @@ def undo_round(game: Loaded, number: int, token: str | None, word: str = "hand")
     row = round_with_token(token) if token else None
     if row is None or row.game_id != game.id or row.number != number:
         if number > played:
-            raise Conflict(f"{word} {number} was undone already (or deleted on another "
-                           "phone): nothing more was deleted", "number")
-        raise Conflict(f"{word} {number} was deleted and recorded again since (on another "
-                       "phone?), so nothing was undone", "number")
+            raise Conflict("%(round)s %(number)s was undone already (or deleted on another "
+                           "phone): nothing more was deleted", "number", round=Word(word),
+                           number=number)
+        raise Conflict("%(round)s %(number)s was deleted and recorded again since (on another "
+                       "phone?), so nothing was undone", "number", round=Word(word),
+                       number=number)
     if number != played:
-        raise Conflict(f"{word} {number} is no longer the last: {word} {played} was "
-                       "recorded since (on another phone?), so nothing was undone", "number")
+        raise Conflict("%(round)s %(number)s is no longer the last: %(round)s %(played)s was "
+                       "recorded since (on another phone?), so nothing was undone", "number",
+                       round=Word(word), number=number, played=played)
     if game.waiting:
-        raise Conflict(f"a tap was saved in {word} {number + 1} since (on another phone?), so "
-                       f"{word} {number} was not undone: undo the tap first, or correct "
-                       f"{word} {number} with ✎", "number")
+        raise Conflict("a tap was saved in %(round)s %(next)s since (on another phone?), so "
+                       "%(round)s %(number)s was not undone: undo the tap first, or correct "
+                       "%(round)s %(number)s with ✎", "number", round=Word(word),
+                       number=number, next=number + 1)
     delete_last_round(game, keep_taps=True)
     return number
 
@@ -304,8 +309,9 @@ def delete_game(game: Loaded) -> None:
 def _check_number(game: Loaded, number: int) -> None:
     """Refuse a tap meant for a hand that is no longer the one in progress."""
     if number != game.next_number:
-        raise Conflict(f"hand {number} is not being played now (hand {game.next_number} is, "
-                       "saved from another phone?), so this tap was not recorded", "number")
+        raise Conflict("hand %(number)s is not being played now (hand %(next)s is, saved "
+                       "from another phone?), so this tap was not recorded", "number",
+                       number=number, next=game.next_number)
 
 
 def event_with_token(token: str | None) -> Event | None:
@@ -326,8 +332,8 @@ def add_tap(game: Loaded, number: int, player: str, kind: str, token: str | None
         rules.get_variant(game.variant).live(game.core, events)
     except rules.RuleError as error:
         field = (error.field or "").split(".")[-1]
-        raise rules.RuleError(error.message, field if field in ("kind", "player") else "events",
-                              number) from None
+        error.field = field if field in ("kind", "player") else "events"
+        raise error.at_round(number) from None
     seq = db.session.scalar(select(Event.seq).where(Event.game_id == game.id,
                                                     Event.hand_number == number)
                             .order_by(Event.seq.desc()).limit(1))

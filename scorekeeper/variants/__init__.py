@@ -23,7 +23,8 @@ def register(home: Home) -> Home:
 def get(name: str) -> Home:
     """Return the home of the variant called `name`, or raise RuleError."""
     if not isinstance(name, str) or name not in HOMES:
-        raise rules.RuleError(f"unknown variant {name!r}; known: {', '.join(HOMES)}", "variant")
+        raise rules.RuleError("unknown variant %(name)s; known: %(known)s", "variant",
+                              name=repr(name), known=", ".join(HOMES))
     return HOMES[name]
 
 

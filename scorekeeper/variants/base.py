@@ -110,7 +110,10 @@ class Home:
     round_word = "hand"
     csv_columns: tuple[str, ...] = ()
     round_keys: frozenset[str] = frozenset({"went_out", "hands"})  # what a logged round holds
-    round_contents = "who went out and the cards left"  # the same, in words
+    round_contents = N_("who went out and the cards left")
+    # The variant named in a sentence, as the rules name it in a refusal ("a penalty points
+    # game records no passes"): its label in lower case, marked here for the catalogue.
+    in_a_sentence = ""  # the same, in words
     result_keys: tuple[str, ...] = ()  # what the game log's result adds to each round
     fact_lines: tuple[FactLine, ...] = ()
     assets: tuple[str, ...] = ()  # static files its pages load
@@ -287,5 +290,6 @@ class Home:
         for key, value in raw.items():
             if value and key not in self.round_keys:
                 raise rules.RuleError(
-                    f"a {self.label.lower()} {self.round_word} records {self.round_contents}, "
-                    f"not {key}", key)
+                    "a %(variant)s %(round)s records %(contents)s, not %(key)s", key,
+                    variant=rules.Word(self.in_a_sentence), round=rules.Word(self.round_word),
+                    contents=rules.Word(self.round_contents), key=key)

@@ -12,7 +12,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from .. import rules
-from ..i18n import N_
+from ..i18n import N_, reason
 from ..rules.hands import fewest_cards, hand_problems
 from ..words import capital
 from .base import STALEMATE, Errors, FactLine, Home, read_count, read_seat
@@ -112,7 +112,7 @@ class CardsHome(Home):
             kind, _, seat = name.partition("-")
             if kind == "cards" and (form.get(f"cards_more-{seat}") or "").strip():
                 name = f"cards_more-{seat}"  # the count was typed in the 11+ box
-            errors.add(name, capital(error.message))
+            errors.add(name, capital(reason(error)))
 
     def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
         """Return the keys of the cards form besides the dealer."""

@@ -19,7 +19,7 @@ from werkzeug.routing import IntegerConverter
 
 from .. import bidi, charts, variants
 from ..forms import ConfirmForm
-from ..i18n import N_, language
+from ..i18n import N_, language, reason
 from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
 
@@ -115,7 +115,7 @@ def error_summary(errors: dict[str, str], place: Callable[[str], tuple],
 
 def refusal(error: Exception) -> str:
     """Return a refusal of the rules or storage as a sentence."""
-    return sentence(getattr(error, "message", str(error)))
+    return sentence(reason(error))
 
 
 def game_or_404(game_id: int) -> Loaded:

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from .. import backup, rules
 from ..extensions import db
 from ..forms import RestoreForm
+from ..i18n import reason
 from ..models import Game, Night, Player, table_time
 from ..passcode import asks
 from ..words import capital
@@ -68,6 +69,7 @@ def restore():
         db.session.commit()
     except rules.RuleError as refused:
         db.session.rollback()
-        return _page(form, gettext("Nothing was restored. %(why)s", why=capital(str(refused))))
+        return _page(form, gettext("Nothing was restored. %(why)s",
+                                   why=capital(reason(refused, where=True))))
     flash(gettext("Restored %(what)s.", what=backup.summary(counts)))
     return redirect(url_for("players.roster"))

@@ -18,7 +18,7 @@ from flask_babel import gettext
 from .. import rules, variants
 from ..extensions import csrf, db
 from ..forms import ConfirmForm, NewGameForm
-from ..i18n import N_
+from ..i18n import N_, reason
 from ..passcode import asks
 from ..rules.seats import rematch_dealer
 from ..storage import create_game, delete_game, set_ended, version_of
@@ -51,7 +51,7 @@ def new():
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as error:
                 db.session.rollback()
-                errors.add(input_for(error, wanted), capital(error.message))
+                errors.add(input_for(error, wanted), capital(reason(error)))
     elif request.method == "POST":
         errors.add("general", expired())
     inputs = new_game_inputs()
@@ -108,7 +108,7 @@ def rematch(game_id: int):
         db.session.commit()
     except rules.RuleError as error:  # a seat renamed into a clash meanwhile, say
         db.session.rollback()
-        flash(gettext("The rematch could not start: %(why)s.", why=error.message))
+        flash(gettext("The rematch could not start: %(why)s.", why=reason(error)))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     dealer = new.players[new.first_dealer_seat].name
     flash(gettext("Rematch! %(name)s deals first.", name=dealer) if started

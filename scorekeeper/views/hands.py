@@ -10,6 +10,7 @@ from flask_babel import gettext
 from .. import reads_only, rules, variants
 from ..extensions import csrf, db
 from ..forms import HandForm, UndoHandForm
+from ..i18n import reason
 from ..passcode import asks
 from ..storage import (
     Changed,
@@ -123,12 +124,12 @@ def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, di
         db.session.commit()
     except (Taken, Changed) as moved:
         db.session.rollback()
-        errors.add("number", capital(moved.message))
+        errors.add("number", capital(reason(moved)))
         return errors, _moved_on(read_game(game.id), number, isinstance(moved, Changed))
     except rules.RuleError as error:
         db.session.rollback()
         home = variants.get(game.variant)
-        errors.add(home.input_for(error, game.players), capital(error.message))
+        errors.add(home.input_for(error, game.players), capital(reason(error)))
     return errors, None
 
 
@@ -318,9 +319,10 @@ def undo(game_id: int, number: int):
     if asked is not None:
         return asked
     game = locked_or_404(game_id)
-    word = variants.get(game.variant).word()
+    home = variants.get(game.variant)
+    word = home.word()
     try:
-        undo_round(game, number, form.token.data, word)
+        undo_round(game, number, form.token.data, home.round_word)
         db.session.commit()
         flash(gettext("%(Round)s %(number)s undone: record it again when you are ready.",
                       Round=capital(word), number=number))

@@ -14,6 +14,7 @@ from .. import csv_export, history, rules
 from ..extensions import db
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..i18n import month as month_of
+from ..i18n import reason
 from ..models import Game, Night
 from ..storage import Loaded, nights, stamp, touch
 from ..words import capital
@@ -87,7 +88,7 @@ def night(night_id: int):
             db.session.rollback()
             field = error.field or "name"
             label = {"name": gettext("Name"), "notes": gettext("Notes")}.get(field, capital(field))
-            errors[field] = f"{label} {error.message}."
+            errors[field] = f"{label} {reason(error)}."
     elif request.method == "POST":
         errors["name"] = expired(again="save again")
     return _night_page(found, form, errors, 422 if errors else 200)

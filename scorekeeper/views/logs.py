@@ -8,6 +8,7 @@ from flask_babel import gettext
 from .. import exchange, rules
 from ..extensions import csrf, db
 from ..forms import ImportForm
+from ..i18n import reason
 from ..passcode import asks
 from ..words import capital
 from . import expired, game_or_404
@@ -48,7 +49,8 @@ def import_game():
                 return redirect(url_for("games.scoreboard", game_id=game.id))
             except rules.RuleError as refused:
                 db.session.rollback()
-                error = gettext("Nothing was imported. %(why)s", why=capital(str(refused)))
+                error = gettext("Nothing was imported. %(why)s",
+                                why=capital(reason(refused, where=True)))
     elif request.method == "POST":
         error = (expired("imported") if "csrf_token" in form.errors else
                  gettext("Nothing was imported. %(why)s",

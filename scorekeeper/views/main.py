@@ -16,6 +16,7 @@ from sqlalchemy import select
 from .. import history, variants
 from ..extensions import db
 from ..forms import HandForm
+from ..i18n import reason
 from ..models import Game, GameResult
 from ..storage import Unreadable, read_game, read_games, stamp
 
@@ -100,7 +101,8 @@ def needs_repair(error: Unreadable):
     """Show a game the rules refuse on its own pages, with the way to repair it."""
     game = read_game(error.game_id)
     return render_template("repair.html", game=game, home=variants.get(game.variant),
-                           problem=str(error.error), form=HandForm(formdata=None)), 409
+                           problem=reason(error.error, where=True),
+                           form=HandForm(formdata=None)), 409
 
 
 @bp.app_errorhandler(413)

@@ -11,7 +11,7 @@ from ..bidi import bdi
 from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
-from ..i18n import language
+from ..i18n import language, reason
 from ..models import Player
 from ..passcode import asks
 from ..storage import lock, stamp
@@ -86,7 +86,7 @@ def rename(player_id: int):
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
-        return _page(player, form, gettext("Name: %(why)s", why=error.message))
+        return _page(player, form, gettext("Name: %(why)s", why=reason(error)))
     if old != player.name:
         flash(gettext("%(old)s is now called %(new)s.", old=old, new=player.name))
     return redirect(url_for("players.player", player_id=player.id))

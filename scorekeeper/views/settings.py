@@ -11,6 +11,7 @@ from flask_limiter import RateLimitExceeded
 from .. import passcode, rules
 from ..extensions import db, limiter
 from ..forms import ConfirmForm, PasscodeForm
+from ..i18n import reason
 from ..passcode import asks, open_to_all
 from ..words import capital
 from . import expired, posted, unconfirmed
@@ -46,7 +47,7 @@ def set_passcode():
         db.session.commit()
     except rules.RuleError as error:
         db.session.rollback()
-        return _page(form, capital(error.message) + ".", 422)
+        return _page(form, capital(reason(error)) + ".", 422)
     flash(gettext("Passcode changed. Every other phone asks for the new one before a change.")
           if was_on else gettext("Passcode set. Other phones now ask for it before they "
                                  "change anything; this one is remembered."))

@@ -11,6 +11,7 @@ from typing import Any
 from flask_babel import gettext
 
 from .. import rules, variants
+from ..i18n import reason
 from ..rules.seats import check_seating
 from ..storage.players import clean_name
 from ..variants.base import Errors, read_count
@@ -134,7 +135,7 @@ def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> 
         try:
             clean_name(name, f"players[{index}]")
         except rules.RuleError as error:
-            errors.add(input_for(error, wanted), capital(error.message))
+            errors.add(input_for(error, wanted), capital(reason(error)))
     spec = variants.get(wanted.variant).rules
     given = dict(wanted.settings)
     # The rules name the first setting they refuse; without it they go on to the next.
@@ -148,7 +149,7 @@ def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> 
                 name += "-other"  # the value was typed in the "other" box
             key = (error.field or "").removeprefix("rules.")
             label = next((s.label for s in spec.settings if s.name == key), "")
-            errors.add(name, f"{label}: {error.message}" if label else capital(error.message))
+            errors.add(name, f"{label}: {reason(error)}" if label else capital(reason(error)))
             if key not in given:
                 break
             del given[key]
@@ -159,4 +160,4 @@ def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> 
             check_seating(seated, seated[0] if seated else "", spec.min_players,
                           spec.max_players)
         except rules.RuleError as error:
-            errors.add(input_for(error, wanted), capital(error.message))
+            errors.add(input_for(error, wanted), capital(reason(error)))

@@ -37,9 +37,10 @@ class ChipsHome(CardsHome):
     """The chip pot: antes, passes and cards left pay into a pot the hand's winner takes."""
 
     rules = CHIPS
+    in_a_sentence = N_("chip pot")
     csv_columns = ("passes", "king_held", "missed_draw", "stack", "pot")
     round_keys = frozenset({"went_out", "hands", "events"})
-    round_contents = "who went out, the cards left and the chip events"
+    round_contents = N_("who went out, the cards left and the chip events")
     result_keys = ("pot", "stacks")
     fact_lines = (KINGS_LEFT, FactLine("chips", N_("Chips"), "chips_paid_or_won", _chips_line))
     assets = ("variants/chips/chips.css", "variants/chips/chips.js")

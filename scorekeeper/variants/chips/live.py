@@ -7,7 +7,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ... import rules
-from ...i18n import N_
+from ...i18n import N_, reason
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import EVENT_SETTINGS, payout_order
 
@@ -64,7 +64,7 @@ def panel(game) -> dict[str, Any] | None:
         except rules.RuleError:
             return None
         problem = gettext("A tap of this hand no longer fits the game (%(why)s): undo taps "
-                          "until this message goes.", why=error.message)
+                          "until this message goes.", why=reason(error))
     kinds = offered(core.settings)
     counts = {name: {kind: 0 for kind, _, _ in kinds} for name in live["stacks"]}
     for tap in taps:

@@ -63,7 +63,8 @@ def tap(game_id: int):
     try:
         seat = form.player.data
         if seat is None or seat >= len(game.players):
-            raise rules.RuleError(f"there is no player at seat '{seat}'", "player")
+            raise rules.RuleError("there is no player at seat %(seat)s", "player",
+                                  seat=repr(str(seat)))
         add_tap(game, form.number.data or 0, game.players[seat], form.kind.data or "", token)
         db.session.commit()
     except rules.RuleError as error:

@@ -39,10 +39,11 @@ class CoronationHome(Home):
     """Coronation: two players, a point a corner crowned and one for the dragon."""
 
     rules = CORONATION
+    in_a_sentence = N_("coronation")
     round_word = "deal"
     csv_columns = ("corners", "deal_winner", "victory")
     round_keys = frozenset({"corners", "dragon", "went_out"})
-    round_contents = "corners and the dragon"
+    round_contents = N_("corners and the dragon")
     result_keys = ("deal_winner", "victory")
     assets = ("variants/coronation/coronation.css",)
     fact_lines = (

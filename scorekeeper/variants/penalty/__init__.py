@@ -18,6 +18,7 @@ class PenaltyHome(CardsHome):
     """Penalty points: cards left cost points, the lowest total wins."""
 
     rules = PENALTY
+    in_a_sentence = N_("penalty points")
     fact_lines = (
         FactLine("penalty_per_hand", N_("Penalty per hand"), "penalty_hands",
                  lambda f: (f"{f['penalty_points'] / f['penalty_hands']:.1f}",

@@ -214,3 +214,40 @@ def test_a_message_after_a_change_is_in_the_phones_language(client):
     assert "¿Cuántas cartas le quedan a Ben?" in html
     html = client.get("/games/99").get_data(as_text=True)
     assert "No encontrado" in html and "Not found" not in html
+
+
+def test_a_chart_with_no_description_of_its_own_describes_itself_in_the_language(app):
+    """A chart says its last values and target to a screen reader; in Spanish, in Spanish."""
+    from scorekeeper.charts import line_chart
+
+    def drawn(series, headers=None):
+        with app.test_request_context(headers=headers or {}):
+            return str(line_chart(series, 25))
+
+    es = drawn({"Ann": [0, 4], "Ben": [0, 2.5]}, ES)
+    assert "Últimos valores: Ann 4, Ben 2.5. Línea de meta en 25." in es
+    assert ">Gráfico</title>" in es and "Last values" not in es and "Target" not in es
+    assert "Aún no hay valores. Línea de meta en 25." in drawn({"Ann": [None]}, ES)
+    en = drawn({"Ann": [0, 4], "Ben": [0, 2.5]})
+    assert "Last values: Ann 4, Ben 2.5. Target line at 25." in en and ">Chart</title>" in en
+    assert "No values yet." in drawn({"Ann": [None]})
+
+
+def test_the_manifest_is_in_the_phones_language(client):
+    """What a phone's "Add to Home Screen" shows: its name and description, in its language
+    (asked for, or chosen with the switch); the name under the icon stays Kings Corners."""
+    en = client.get("/manifest.webmanifest", headers={"Accept-Language": "en-GB"})
+    es = client.get("/manifest.webmanifest", headers=ES)
+    for response in (en, es):
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert {"Accept-Language", "Cookie"} <= set(response.vary)
+        assert response.get_json()["short_name"] == "Kings Corners"
+    en, es = en.get_json(), es.get_json()
+    assert en["lang"] == "en" and en["name"] == "Kings Corners Scorekeeper"
+    assert en["description"].startswith("The score of tonight's Kings Corners game")
+    assert es["lang"] == "es" and es["name"] == "Marcador de Kings Corners"
+    assert es["description"].startswith("El marcador de la partida de Kings Corners")
+    assert "puntos de castigo, pozo de fichas o coronación" in es["description"]
+    client.set_cookie("kc_lang", "es")
+    chosen = client.get("/manifest.webmanifest", headers={"Accept-Language": "en"}).get_json()
+    assert chosen == es

@@ -251,3 +251,29 @@ def test_the_manifest_is_in_the_phones_language(client):
     client.set_cookie("kc_lang", "es")
     chosen = client.get("/manifest.webmanifest", headers={"Accept-Language": "en"}).get_json()
     assert chosen == es
+
+
+def test_every_spanish_string_formats_as_its_english_does():
+    """A template formats its words even with nothing to put in (Jinja's gettext does
+    `words % {}`), so a bare "%" in the Spanish broke the player page (500, "incomplete
+    format"). Wherever the English formats, the Spanish must too, with the same names."""
+    with PO.open("rb") as f:
+        catalogue = pofile.read_po(f, locale="es")
+    broken = []
+    for m in catalogue:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        names = {"num": 2} | {n: "x" for n in re.findall(r"%\((\w+)\)", " ".join(ids))}
+        try:
+            for english in ids:
+                english % names
+        except (ValueError, TypeError, KeyError):
+            continue  # said by the code, never formatted without its values
+        for spanish in strings:
+            try:
+                spanish % names
+            except (ValueError, TypeError, KeyError) as error:
+                broken.append(f"{ids[0]!r} -> {spanish!r}: {error}")
+    assert broken == []

@@ -18,6 +18,16 @@ def start_penalty(page, taps, names=("Ann", "Ben", "Cy")):
     page.wait_for_selector("#record-hand")
 
 
+# Legends laid astride their card's top border that wrap onto a second line: the first line
+# above the card, the second inside it (Spanish words are longer).
+ASTRIDE = """() => [...document.querySelectorAll("fieldset > legend")].filter(legend => {
+  const box = legend.getBoundingClientRect(), style = getComputedStyle(legend);
+  const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.3;
+  const inside = box.top >= legend.parentElement.getBoundingClientRect().top + 1;
+  return box.height > 0 && !inside && box.height > line * 1.5;
+}).map(legend => legend.textContent.trim())"""
+
+
 def in_spanish(page, taps) -> None:
     """Tap the switch at the foot of the page: the same page comes back in Spanish."""
     before = page.url
@@ -41,6 +51,7 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     taps.tap("#record-hand")
     assert page.locator("legend").first.inner_text() == "¿Quién salió?"
     assert page.locator("#save-hand").inner_text() == "Guardar mano 1"
+    assert page.evaluate(ASTRIDE) == []
     shot(page, "es-penalty-hand")
     # Once tapped, who went out folds into a chip that forms.js words in Spanish.
     taps.tap("[data-went-out] label:has-text('Ben')")
@@ -57,6 +68,7 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     shot(page, "es-chips-scoreboard")
     taps.tap("#record-hand")
     assert page.locator("#save-hand").inner_text() == "Guardar mano 1"
+    assert page.evaluate(ASTRIDE) == []
     shot(page, "es-chips-hand")
     page.goto("/")
     taps.tap("footer.language button[value=en]")
@@ -69,6 +81,7 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     taps.tap("#record-hand")
     assert page.locator("#save-hand").inner_text() == "Guardar reparto 1"
     assert "¿Quién mató al dragón?" in page.locator(".deal-dragon legend").inner_text()
+    assert page.evaluate(ASTRIDE) == []
     shot(page, "es-coronation-hand")
 
 

@@ -86,7 +86,7 @@ def _legend(names: Sequence[str], last: Mapping[str, float | None], width: float
 
 
 def line_chart(series: Mapping[str, Sequence[float | None]], target: float | None = None, *,
-               labels: Sequence[str] | None = None, title: str = "Chart",
+               labels: Sequence[str] | None = None, title: str | None = None,
                desc: str | None = None, x_label: str = "", y_label: str = "",
                target_label: str | None = None, show_last: bool = True, width: int = 360,
                height: int = 220, chart_id: str | None = None) -> Markup:
@@ -100,13 +100,17 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
     values = [v for vs in series.values() for v in vs if v is not None]
     last = {name: next((v for v in reversed(series[name]) if v is not None), None)
             if show_last else None for name in names}
+    if title is None:
+        title = gettext("Chart")
     if chart_id is None:
         digest = hashlib.sha1(repr((sorted(series.items()), target, title)).encode())
         chart_id = "chart-" + digest.hexdigest()[:10]
     if desc is None:
         shown = ", ".join(f"{name} {_fmt(v)}" for name, v in last.items() if v is not None)
-        desc = (f"Last values: {shown}." if shown else "No values yet.") + (
-            f" Target line at {_fmt(target)}." if target is not None else "")
+        desc = (gettext("Last values: %(shown)s.", shown=shown) if shown
+                else gettext("No values yet.")) + (
+            " " + gettext("Target line at %(target)s.", target=_fmt(target))
+            if target is not None else "")
 
     ticks = nice_ticks(min(values + [0] + ([target] if target is not None else [])),
                        max(values + [0] + ([target] if target is not None else [])))

@@ -188,4 +188,13 @@ def js_words() -> dict[str, str]:
         "off_answered": gettext("the server answered %(status)s.", status="{status}"),
         "off_edit": gettext("No connection: this correction is not saved. Save again when the "
                             "connection is back."),
+        # spanish-rest: theme.js, the header's theme key (its aria-label and title).
+        "theme_light": gettext("light"),
+        "theme_dark": gettext("dark"),
+        "theme_auto": gettext("Theme: as the phone is set (%(shown)s). Tap for %(next)s.",
+                              shown="{shown}", next="{next}"),
+        "theme_chosen": gettext("Theme: %(chosen)s. Tap for %(next)s.", chosen="{chosen}",
+                                next="{next}"),
+        "theme_back": gettext("Theme: %(chosen)s. Tap for the phone's setting.",
+                              chosen="{chosen}"),
     }

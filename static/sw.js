@@ -70,6 +70,21 @@ var savedCopy = function (response) {
   });
 };
 
+/* Neither the page nor the offline page is kept (the phone cleared its storage): a line
+   of plain text in each language the app speaks, the phone's own first. (Its choice with
+   the switch is a cookie the worker cannot read, so the other language follows.) */
+var noConnection = function () {
+  var order = [];
+  var tags = self.navigator.languages || [self.navigator.language || ""];
+  tags.concat(["en"], Object.keys(CONFIG.words)).forEach(function (tag) {
+    var code = String(tag).toLowerCase().split("-")[0];
+    if (CONFIG.words[code] && order.indexOf(code) < 0) order.push(code);
+  });
+  return new Response(order.map(function (code) { return CONFIG.words[code]; }).join("\n"), {
+    status: 503, headers: { "Content-Type": "text/plain; charset=utf-8",
+                            "Content-Language": order.join(", ") } });
+};
+
 var page = function (event) {
   var request = event.request;
   var network = fetch(request);
@@ -95,9 +110,8 @@ var page = function (event) {
       kept().then(function (found) {
         if (give(found)) return;
         return caches.match(CONFIG.offline).then(function (offline) {
-          give(offline || new Response("No connection.", {
-            status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
-        });
+          return offline || noConnection();
+        }).then(give);
       });
     });
   });

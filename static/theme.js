@@ -8,7 +8,6 @@
   var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: light)") : null;
   // The browser's bar above the page, in each theme (the page's background).
   var BAR = { light: "#f2f4f7", dark: "#11161d" };
-  var WORDS = { auto: "as the phone is set", light: "light", dark: "dark" };
   var ICON = { auto: "◐", light: "☀︎", dark: "☾" };
 
   var chosen = function () {
@@ -39,10 +38,29 @@
     return choice === phone() ? "auto" : phone();
   };
 
+  /* The words in the page's language (words.js, deferred, has run by DOMContentLoaded);
+     English if it is missing. {placeholders} as KingsCorners.say fills them. */
+  var say = function (key, english, vars) {
+    if (window.KingsCorners && window.KingsCorners.say) {
+      return window.KingsCorners.say(key, english, vars);
+    }
+    Object.keys(vars || {}).forEach(function (k) { english = english.split("{" + k + "}").join(vars[k]); });
+    return english;
+  };
+  var named = function (theme) {
+    return theme === "light" ? say("theme_light", "light") : say("theme_dark", "dark");
+  };
+
   var label = function (button, choice) {
     var then = next(choice);
-    var text = "Theme: " + WORDS[choice] + (choice === "auto" ? " (" + shown(choice) + ")" : "") +
-      ". Tap for " + (then === "auto" ? "the phone's setting" : then) + ".";
+    var text = choice === "auto"
+      ? say("theme_auto", "Theme: as the phone is set ({shown}). Tap for {next}.",
+            { shown: named(shown(choice)), next: named(then) })
+      : then === "auto"
+        ? say("theme_back", "Theme: {chosen}. Tap for the phone's setting.",
+              { chosen: named(choice) })
+        : say("theme_chosen", "Theme: {chosen}. Tap for {next}.",
+              { chosen: named(choice), next: named(then) });
     button.setAttribute("aria-label", text);
     button.title = text;
     button.dataset.choice = choice;

@@ -18,6 +18,11 @@ from tests.conftest import make_app, need
 from tests.site import RTL, pages, seed
 
 VNU = Path(__file__).resolve().parents[1] / "node_modules/vnu-jar/build/dist/vnu.jar"
+# Rendered in Spanish too: a page of each kind, where its words differ most.
+SPANISH = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreboard-coronation",
+           "scoreboard-penalty-over", "record-penalty", "record-chips", "record-coronation",
+           "edit-penalty", "history", "night", "history-game-chips", "roster", "player",
+           "player-rtl", "settings", "backup", "import", "delete-game")
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +49,19 @@ def rendered(tmp_path_factory) -> dict[str, str]:
         "token": re.search(r'name="token" type="hidden" value="([^"]+)"', form)[1],
     }).get_data(as_text=True)
     out["expired-form"] = client.post(f"/games/{ids['penalty']}/end").get_data(as_text=True)
+    # The same kinds of page in Spanish (a phone that chose it): its longer words, its own
+    # markup (a bare "%" once broke the player page), a refused form in its words.
+    spanish = app.test_client()
+    spanish.set_cookie("kc_lang", "es")
+    for name, url in pages(ids).items():
+        if name in SPANISH:
+            response = spanish.get(url)
+            assert response.status_code == 200, ("es", name, response.status_code)
+            out[f"es-{name}"] = response.get_data(as_text=True)
+            assert '<html lang="es"' in out[f"es-{name}"], name
+    out["es-new-game-refused"] = spanish.post("/games/new", data={
+        "csrf_token": token, "variant": "coronation", "seat-0": "Ann", "seat-1": "Ben",
+        "seat-2": "Cy", "dealer": "0"}).get_data(as_text=True)
     with app.app_context():  # a table with a passcode, seen from a phone without it
         passcode.store("table-secret-1")
         db.session.commit()

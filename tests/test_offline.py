@@ -40,6 +40,16 @@ def test_the_worker_keeps_the_apps_files_and_is_named_by_them(client):
     assert "worker-src 'self'" in client.get("/sw.js").headers["Content-Security-Policy"]
 
 
+def test_the_worker_can_say_no_connection_in_each_language(client):
+    """With neither the page nor the offline page kept, the worker says it in plain text:
+    the same worker for every phone, with the words of each language the app speaks."""
+    client.set_cookie("kc_lang", "es")  # first fetched by a phone that chose Spanish
+    words = config(client)["words"]
+    assert words == {"en": "No connection.", "es": "Sin conexión."}
+    client.delete_cookie("kc_lang")
+    assert config(client)["words"] == words
+
+
 def test_a_changed_file_is_a_new_version_of_the_worker(tmp_path):
     static = tmp_path / "static"
     shutil.copytree(STATIC, static)

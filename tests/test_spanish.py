@@ -320,3 +320,66 @@ def test_every_refusal_is_a_sentence_the_catalogue_can_hold():
                 wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert checked > 80
     assert not wrong, f"refusals the catalogue cannot hold: {wrong}"
+
+
+def test_a_chart_with_no_description_of_its_own_describes_itself_in_the_language(app):
+    """A chart says its last values and target to a screen reader; in Spanish, in Spanish."""
+    from scorekeeper.charts import line_chart
+
+    def drawn(series, headers=None):
+        with app.test_request_context(headers=headers or {}):
+            return str(line_chart(series, 25))
+
+    es = drawn({"Ann": [0, 4], "Ben": [0, 2.5]}, ES)
+    assert "Últimos valores: Ann 4, Ben 2.5. Línea de meta en 25." in es
+    assert ">Gráfico</title>" in es and "Last values" not in es and "Target" not in es
+    assert "Aún no hay valores. Línea de meta en 25." in drawn({"Ann": [None]}, ES)
+    en = drawn({"Ann": [0, 4], "Ben": [0, 2.5]})
+    assert "Last values: Ann 4, Ben 2.5. Target line at 25." in en and ">Chart</title>" in en
+    assert "No values yet." in drawn({"Ann": [None]})
+
+
+def test_the_manifest_is_in_the_phones_language(client):
+    """What a phone's "Add to Home Screen" shows: its name and description, in its language
+    (asked for, or chosen with the switch); the name under the icon stays Kings Corners."""
+    en = client.get("/manifest.webmanifest", headers={"Accept-Language": "en-GB"})
+    es = client.get("/manifest.webmanifest", headers=ES)
+    for response in (en, es):
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert {"Accept-Language", "Cookie"} <= set(response.vary)
+        assert response.get_json()["short_name"] == "Kings Corners"
+    en, es = en.get_json(), es.get_json()
+    assert en["lang"] == "en" and en["name"] == "Kings Corners Scorekeeper"
+    assert en["description"].startswith("The score of tonight's Kings Corners game")
+    assert es["lang"] == "es" and es["name"] == "Marcador de Kings Corners"
+    assert es["description"].startswith("El marcador de la partida de Kings Corners")
+    assert "puntos de castigo, pozo de fichas o coronación" in es["description"]
+    client.set_cookie("kc_lang", "es")
+    chosen = client.get("/manifest.webmanifest", headers={"Accept-Language": "en"}).get_json()
+    assert chosen == es
+
+
+def test_every_spanish_string_formats_as_its_english_does():
+    """A template formats its words even with nothing to put in (Jinja's gettext does
+    `words % {}`), so a bare "%" in the Spanish broke the player page (500, "incomplete
+    format"). Wherever the English formats, the Spanish must too, with the same names."""
+    with PO.open("rb") as f:
+        catalogue = pofile.read_po(f, locale="es")
+    broken = []
+    for m in catalogue:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        names = {"num": 2} | {n: "x" for n in re.findall(r"%\((\w+)\)", " ".join(ids))}
+        try:
+            for english in ids:
+                english % names
+        except (ValueError, TypeError, KeyError):
+            continue  # said by the code, never formatted without its values
+        for spanish in strings:
+            try:
+                spanish % names
+            except (ValueError, TypeError, KeyError) as error:
+                broken.append(f"{ids[0]!r} -> {spanish!r}: {error}")
+    assert broken == []

@@ -16,14 +16,16 @@ from sqlalchemy import select
 from .. import history, variants
 from ..extensions import db
 from ..forms import HandForm
-from ..i18n import reason
+from ..i18n import N_, language, reason
 from ..models import Game, GameResult
 from ..storage import Unreadable, read_game, read_games, stamp
 
 bp = Blueprint("main", __name__)
 RECENT = 8
-DESCRIPTION = ("The score of tonight's Kings Corners game on every phone at the table: "
-               "penalty points, a chip pot or the two-player coronation game.")
+# The manifest's words, said in the phone's language when it asks (N_: marked here).
+NAME = N_("Kings Corners Scorekeeper")
+DESCRIPTION = N_("The score of tonight's Kings Corners game on every phone at the table: "
+                 "penalty points, a chip pot or the two-player coronation game.")
 
 
 @bp.route("/")
@@ -73,12 +75,16 @@ def manifest():
               "type": "image/png", "purpose": purpose}
              for kind, purpose in (("icon", "any"), ("maskable", "maskable"))
              for size in (192, 512)]
-    response = jsonify(name="Kings Corners Scorekeeper", short_name="Kings Corners",
-                       description=DESCRIPTION, start_url=url_for("main.home"), scope="/",
+    response = jsonify(name=gettext(NAME), short_name="Kings Corners",
+                       description=gettext(DESCRIPTION), lang=language(), dir="ltr",
+                       start_url=url_for("main.home"), scope="/",
                        display="standalone", orientation="portrait",
                        background_color="#11161d", theme_color="#11161d", icons=icons)
     response.mimetype = "application/manifest+json"
     response.headers["Cache-Control"] = "no-cache"
+    # In the phone's language, as a page is: a cache keeps one copy per language.
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
     return response
 
 

@@ -16,7 +16,9 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask_babel import force_locale, gettext
 
+from ..i18n import LANGUAGES
 from . import asset_url
 
 bp = Blueprint("offline", __name__)
@@ -35,6 +37,16 @@ def _kept() -> list[str]:
     return [asset_url(name) for name in files]
 
 
+def _words() -> dict[str, str]:
+    """Return what the worker says when it has neither the page nor the offline page, in
+    each language the app speaks (sw.js puts the phone's own first)."""
+    words = {}
+    for code in LANGUAGES:
+        with force_locale(code):
+            words[code] = gettext("No connection.")
+    return words
+
+
 def _worker() -> str:
     """Return the worker's script: what it keeps and its version, then static/sw.js."""
     app = current_app
@@ -47,9 +59,13 @@ def _worker() -> str:
     digest = hashlib.sha256(source.encode())
     for name in ("base.html", "offline.html"):
         digest.update((templates / name).read_bytes())
+    # The offline page it keeps is in the catalogue's words: new words, a new cache.
+    for catalogue in sorted((Path(app.root_path).parent / "translations").glob("*/*/*.po")):
+        digest.update(catalogue.read_bytes())
     digest.update("\n".join(kept).encode())
     config = {"version": digest.hexdigest()[:12], "keep": kept,
-              "offline": url_for("offline.page"), "static": app.static_url_path + "/"}
+              "offline": url_for("offline.page"), "static": app.static_url_path + "/",
+              "words": _words()}
     # Where a hand is recorded (hands.record): /games/<id>/hands/new.
     hand = url_for("hands.record", game_id=1).replace("/1/", "/\\d+/")
     script = (f"var CONFIG = {json.dumps(config)};\n"

@@ -24,6 +24,10 @@ KEY = "kings-corners:theme"
 MAIN = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreboard-coronation",
         "scoreboard-penalty-over", "record-penalty", "record-chips", "record-coronation",
         "history", "night", "history-game-penalty", "roster", "player", "settings")
+# The same audit in Spanish, on the pages where its longer words would break something first.
+SPANISH = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreboard-coronation",
+           "record-penalty", "record-chips", "record-coronation", "history", "player",
+           "settings")
 
 # What a page breaks of the table's sizes, read in the page: text under 14 px (an SVG's text
 # at the size it is drawn), tap targets under 44x44, and the number of h1 headings.
@@ -81,10 +85,11 @@ def site(tmp_path_factory):
         db.engine.dispose()
 
 
-def phone_context(browser, base: str, scheme: str, axe: bool = False):
-    """Return a phone's browser context with the phone set to light or dark."""
+def phone_context(browser, base: str, scheme: str, axe: bool = False, locale: str = "en-US"):
+    """Return a phone's browser context with the phone set to light or dark (and a language)."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, base_url=base, color_scheme=scheme)
+                                  has_touch=True, base_url=base, color_scheme=scheme,
+                                  locale=locale)
     if axe:
         context.add_init_script(path=str(AXE))  # as a tester's tool: the page's CSP still holds
     return context
@@ -97,17 +102,23 @@ def walk(browser, site):
     base, paths, app = site
 
     @functools.cache
-    def run(scheme: str) -> dict[str, dict]:
-        context = phone_context(browser, base, scheme, axe=True)
+    def run(scheme: str, lang: str = "en") -> dict[str, dict]:
+        """Walk every page in English, or the SPANISH ones in Spanish (a phone set to it)."""
+        context = phone_context(browser, base, scheme, axe=True,
+                                locale="es-ES" if lang == "es" else "en-US")
         page = context.new_page()
         page.set_default_timeout(15_000)
         found = {}
-        for name, path in paths.items():
+        walked = paths if lang == "en" else {name: paths[name] for name in SPANISH}
+        for name, path in walked.items():
             page.goto(path)
+            assert page.locator("html").get_attribute("lang") == lang, name
             found[name] = page.evaluate(SIZES) | {"axe": page.evaluate(AXE_RUN)}
             if name in MAIN:
                 ARTIFACTS.mkdir(exist_ok=True)
-                page.screenshot(path=str(ARTIFACTS / f"look-{name}-{scheme}.png"), full_page=True)
+                shown = name if lang == "en" else f"{lang}-{name}"
+                page.screenshot(path=str(ARTIFACTS / f"look-{shown}-{scheme}.png"),
+                                full_page=True)
             if name == "new-game":  # each variant's own settings, shown by a tap
                 for variant in ("chips", "coronation"):
                     page.locator(f"label:has(input[name=variant][value={variant}])").click()
@@ -117,6 +128,9 @@ def walk(browser, site):
                 page.locator("form label.tap").first.click()
                 page.wait_for_selector("form:not([data-previewing])", state="attached")
                 found[f"{name}-tapped"] = page.evaluate(SIZES) | {"axe": page.evaluate(AXE_RUN)}
+        if lang != "en":
+            context.close()
+            return found
         with app.app_context():  # last: a table with a passcode, from a phone without it
             passcode.store("table-secret-1")
             db.session.commit()
@@ -165,6 +179,16 @@ def test_no_page_is_wider_than_the_phone(walk):
 
 def test_every_page_has_exactly_one_h1(walk):
     found = walk("dark")
+    assert {name: f["h1"] for name, f in found.items() if f["h1"] != 1} == {}
+
+
+def test_the_spanish_pages_pass_the_same_audit(walk):
+    """Spanish words are longer: in Spanish too, axe finds nothing, no text is under 14 px,
+    every tap target is 44x44, nothing is wider than the phone, one h1 a page."""
+    found = walk("light", "es")
+    assert len(found) >= len(SPANISH) + 4  # with each variant's settings and a tapped form
+    for key in ("axe", "small", "targets", "wide"):
+        assert not any(f[key] for f in found.values()), report(found, key)
     assert {name: f["h1"] for name, f in found.items() if f["h1"] != 1} == {}
 
 

@@ -11,6 +11,7 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from . import rules, variants
+from .i18n import decimal
 from .words import needs_isolating
 
 # The colours come from the page's stylesheet (app.css: --chart-1..6 and the .chart rules),
@@ -27,10 +28,10 @@ MARKERS_UP_TO = 40  # points per line; more than that and dots only clutter
 
 
 def _fmt(value: float) -> str:
-    """Return a number as a short label: 12, 2.5, -3."""
+    """Return a number as a short label: 12, 2.5, -3 (2,5 in Spanish)."""
     if float(value).is_integer():
         return str(int(value))
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    return decimal(f"{value:.1f}".rstrip("0").rstrip("."))
 
 
 def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
@@ -161,7 +162,8 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
     for index, name in enumerate(names):
         out.append(_line(series[name], index, name, px, py, count))
     if target is not None:  # over the lines, so a line can never hide it
-        text = target_label if target_label is not None else f"target {_fmt(target)}"
+        text = (target_label if target_label is not None else
+                gettext("target %(target)s", target=_fmt(target)))
         out.append(f'<text class="target" x="{left + 4:.1f}" y="{py(target) - 6:.1f}" '
                    f'font-size="{FONT}" stroke-width="4" '
                    f'paint-order="stroke">{escape(text)}</text>')

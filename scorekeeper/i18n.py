@@ -113,36 +113,46 @@ def init(app: Flask) -> None:
         return response
 
 
-def day(when) -> str:
-    """Return a day as history names one: "Sat 21 Nov 2026", "sáb 21 nov 2026"."""
+def _dated(when, english: str, cldr: str) -> str:
+    """Return a date as English says it (strftime), else in the page's language (a CLDR
+    pattern, through Babel); English outside a request."""
     from flask import has_request_context
     from flask_babel import format_date
 
-    from .words import day as english_day
-
     if not has_request_context() or language() == "en":
-        return english_day(when)
-    return format_date(when, "EEE d MMM y")
+        return when.strftime(english)
+    return format_date(when, cldr)
+
+
+def day(when) -> str:
+    """Return a day as history names one: "Sat 21 Nov 2026", "sáb 21 nov 2026"."""
+    return _dated(when, "%a %d %b %Y", "EEE d MMM y")
 
 
 def long_day(when) -> str:
     """Return a day in full: "Saturday 21 November 2026", "sábado, 21 de noviembre de 2026"."""
-    from flask import has_request_context
-    from flask_babel import format_date
-
-    if not has_request_context() or language() == "en":
-        return when.strftime("%A %d %B %Y")
-    return format_date(when, "full")
+    return _dated(when, "%A %d %B %Y", "full")
 
 
 def month(when) -> str:
     """Return a month and year: "November 2026", "noviembre de 2026"."""
-    from flask import has_request_context
-    from flask_babel import format_date
+    return _dated(when, "%B %Y", "LLLL 'de' y")
 
-    if not has_request_context() or language() == "en":
-        return when.strftime("%B %Y")
-    return format_date(when, "LLLL 'de' y")
+
+def short_month(when) -> str:
+    """Return a month and year under a chart: "Nov 2026", "nov 2026"."""
+    return _dated(when, "%b %Y", "LLL y")
+
+
+def day_and_month(when) -> str:
+    """Return a day of a month under a chart: "21 Nov", "21 nov"."""
+    return f"{when.day} {when:%b}" if language() == "en" else _dated(when, "", "d MMM")
+
+
+def decimal(text: str) -> str:
+    """Return a number written with a decimal point ("2.5") as the page's language writes
+    it ("2,5" in Spanish)."""
+    return text if language() == "en" else text.replace(".", ",")
 
 
 def js_words() -> dict[str, str]:

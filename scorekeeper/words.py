@@ -26,11 +26,6 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def day(when) -> str:
-    """Return a day as history names one, e.g. "Sat 21 Nov 2026"."""
-    return when.strftime("%a %d %b %Y")
-
-
 def needs_isolating(name: str) -> bool:
     """Tell whether a name could reorder a left-to-right line around it: it has a
     right-to-left letter, an Arabic digit or a direction mark, or no left-to-right letter."""

@@ -331,11 +331,13 @@ def test_a_chart_with_no_description_of_its_own_describes_itself_in_the_language
             return str(line_chart(series, 25))
 
     es = drawn({"Ann": [0, 4], "Ben": [0, 2.5]}, ES)
-    assert "Últimos valores: Ann 4, Ben 2.5. Línea de meta en 25." in es
+    assert "Últimos valores: Ann 4, Ben 2,5. Línea de meta en 25." in es  # a decimal comma
     assert ">Gráfico</title>" in es and "Last values" not in es and "Target" not in es
+    assert ">meta 25</text>" in es and ">2,5</tspan>" in es
     assert "Aún no hay valores. Línea de meta en 25." in drawn({"Ann": [None]}, ES)
     en = drawn({"Ann": [0, 4], "Ben": [0, 2.5]})
     assert "Last values: Ann 4, Ben 2.5. Target line at 25." in en and ">Chart</title>" in en
+    assert ">target 25</text>" in en and ">2.5</tspan>" in en
     assert "No values yet." in drawn({"Ann": [None]})
 
 
@@ -383,3 +385,22 @@ def test_every_spanish_string_formats_as_its_english_does():
             except (ValueError, TypeError, KeyError) as error:
                 broken.append(f"{ids[0]!r} -> {spanish!r}: {error}")
     assert broken == []
+
+
+def test_a_players_page_writes_numbers_and_months_in_spanish(client):
+    """Two game nights a month apart: the win-rate chart's dates and a player's average
+    penalty per hand follow the language ("14 nov", "2,5"); English keeps "14 Nov", "2.5"."""
+    for day, went_out in (("2026-10-03", "Ben"), ("2026-11-14", "Ann")):
+        log = {"format": "kings-corners-game/1", "variant": "penalty", "players": P,
+               "played_on": day, "ended": True,
+               "rounds": [{"went_out": went_out,
+                           "hands": {name: {"cards": 5} for name in P if name != went_out}}]}
+        assert client.post("/import", data={"text": json.dumps(log)}).status_code == 302
+    english = visible_text(client.get("/players/1").get_data(as_text=True))
+    assert "Penalty per hand 2.5" in english
+    chart = client.get("/players/1").get_data(as_text=True)
+    assert ">3 Oct<" in chart and ">14 Nov<" in chart
+    client.set_cookie("kc_lang", "es")
+    html = client.get("/players/1").get_data(as_text=True)
+    assert "Castigo por mano 2,5" in visible_text(html)
+    assert ">3 oct<" in html and ">14 nov<" in html and "Nov<" not in html

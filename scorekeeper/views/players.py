@@ -11,7 +11,7 @@ from ..bidi import bdi
 from ..charts import line_chart
 from ..extensions import db
 from ..forms import MergeForm, RenameForm
-from ..i18n import language, reason
+from ..i18n import day_and_month, decimal, language, reason, short_month
 from ..models import Player
 from ..passcode import asks
 from ..storage import lock, stamp
@@ -52,14 +52,15 @@ def _chart(points, name: str, nights: int) -> Markup | None:
 
 def _draw(points, name: str, nights: int) -> Markup:
     # A date under the first point of each month only, so the axis stays readable.
-    days = [f"{day:%b %Y}" if len(points) > 24 else f"{day.day} {day:%b}" for day, _ in points]
+    days = [short_month(day) if len(points) > 24 else day_and_month(day) for day, _ in points]
     labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
     rates = [round(rate, 1) for _, rate in points]
     return line_chart({gettext("Win rate %"): rates}, 100, labels=labels,
                       title=gettext("%(name)s's win rate", name=name),
                       desc=gettext("%(name)s's win rate after each of %(nights)s game nights, "
                                    "from %(first)s%% to %(last)s%%.", name=name, nights=nights,
-                                   first=f"{rates[0]:g}", last=f"{rates[-1]:g}"),
+                                   first=decimal(f"{rates[0]:g}"),
+                                   last=decimal(f"{rates[-1]:g}")),
                       x_label=gettext("game nights, oldest first"),
                       target_label=gettext("won every game"),
                       chart_id="form-chart")

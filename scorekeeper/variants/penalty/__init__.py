@@ -8,7 +8,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ... import rules
-from ...i18n import N_
+from ...i18n import N_, decimal
 from ...rules.penalty import PENALTY, hand_points, to_target
 from ..base import Entry, FactLine, winners_win
 from ..cards import KINGS_LEFT, CardsHome
@@ -21,7 +21,7 @@ class PenaltyHome(CardsHome):
     in_a_sentence = N_("penalty points")
     fact_lines = (
         FactLine("penalty_per_hand", N_("Penalty per hand"), "penalty_hands",
-                 lambda f: (f"{f['penalty_points'] / f['penalty_hands']:.1f}",
+                 lambda f: (decimal(f"{f['penalty_points'] / f['penalty_hands']:.1f}"),
                             ngettext("%(num)d point", "%(num)d points", f["penalty_points"])
                             + " " + ngettext("in %(num)d hand", "in %(num)d hands",
                                              f["penalty_hands"]), "")),

@@ -55,7 +55,7 @@ def test_each_variant_in_spanish_on_a_phone(phone):
     shot(page, "es-penalty-hand")
     # Once tapped, who went out folds into a chip that forms.js words in Spanish.
     taps.tap("[data-went-out] label:has-text('Ben')")
-    assert page.locator("[data-out-chip]").inner_text() == "salió Ben ✎"
+    assert page.locator("[data-out-chip]").inner_text() == "Salió Ben ✎"
     # The choice is remembered: a new game, then chips and coronation, all in Spanish.
     page.goto("/")
     assert page.locator("html").get_attribute("lang") == "es"

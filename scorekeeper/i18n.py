@@ -12,7 +12,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 
 LANGUAGES = {"en": "English", "es": "Español"}  # each named in its own words
 DEFAULT = "en"
@@ -89,6 +92,25 @@ def back(fallback: str | None) -> str:
     return local(fallback)
 
 
+def _page_gettext(app: Flask) -> None:
+    """Let a template's _() find its catalogue once per page, not once per word.
+
+    Flask-Babel's own _() looks up the request, its locale and its catalogue for every word
+    (a page says a hundred); the catalogue of the page's language is put in its context
+    instead. A macro imported without the context asks Flask-Babel, as before.
+    """
+
+    def from_page(method: str):
+        @pass_context
+        def say(context, *args):
+            return getattr(context.get("kc_translations") or get_translations(), method)(*args)
+        return say
+
+    app.jinja_env.install_gettext_callables(
+        gettext=from_page("ugettext"), ngettext=from_page("ungettext"), newstyle=True,
+        pgettext=from_page("upgettext"), npgettext=from_page("unpgettext"))
+
+
 def init(app: Flask) -> None:
     """Bind Flask-Babel: catalogues in translations/ beside the package (compiled by
     `make install`), the language per request, and pages that say they vary by it."""
@@ -96,11 +118,19 @@ def init(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(folder))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     babel.init_app(app, locale_selector=choose)
+    _page_gettext(app)
+    said: dict[str, Markup] = {}  # the scripts' words as data-words, once per language
+
+    def words_json() -> Markup:
+        code = language()
+        if code not in said or app.debug:
+            said[code] = htmlsafe_json_dumps(js_words(), dumps=app.json.dumps)
+        return said[code]
 
     @app.context_processor
     def _languages():
         return {"lang": language, "languages": LANGUAGES, "lang_here": here,
-                "js_words": js_words}
+                "words_json": words_json, "kc_translations": get_translations()}
 
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["long_day"] = long_day

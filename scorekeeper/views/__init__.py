@@ -172,13 +172,15 @@ def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
 
 def _template_helpers(app: Flask) -> None:
     """Add `asset()` (a cache-busting static URL), `fresh_token()` and the variant filters."""
-    versions: dict[str, str] = {}
+    versions: dict[tuple[str, str], str] = {}
 
     def asset(filename: str) -> str:
-        if filename not in versions or app.debug:
+        key = (request.script_root, filename)  # the same file, the same URL, until a restart
+        if key not in versions or app.debug:
             path = Path(app.static_folder) / filename
-            versions[filename] = hashlib.sha1(path.read_bytes()).hexdigest()[:10]
-        return url_for("static", filename=filename, v=versions[filename])
+            version = hashlib.sha1(path.read_bytes()).hexdigest()[:10]
+            versions[key] = url_for("static", filename=filename, v=version)
+        return versions[key]
 
     app.extensions["asset"] = asset
     app.jinja_env.globals["asset"] = asset

@@ -11,6 +11,7 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
 from sqlalchemy import select
 
 from .. import history, variants
@@ -35,7 +36,7 @@ def home():
 
 
 def _home() -> dict:
-    """Read the games home shows, kept until anything is written."""
+    """Read and draw the games home shows, kept until anything is written."""
     ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
                              .limit(RECENT + 4)).all()
     listed = history.summaries(ids)
@@ -47,7 +48,8 @@ def _home() -> dict:
     loaded = read_games(going)
     in_progress = [(loaded[i], variants.get(loaded[i].variant)) for i in going
                    if i in loaded and loaded[i].readable]
-    return {"in_progress": in_progress, "recent": recent, "broken": broken}
+    return {"games": Markup(render_template("_home_games.html", in_progress=in_progress,
+                                            recent=recent, broken=broken))}
 
 
 @bp.route("/watch")

@@ -25,9 +25,10 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 @bp.route("", endpoint="roster")
 def list_players():
     """List everyone on the roster with their finished games and wins."""
-    players, record = stamp.kept(("roster",), lambda: (stored.roster(), roster.records()))
-    return render_template("players/roster.html", players=players, record=record,
-                           empty=stats.Record())
+    listed = stamp.kept(("roster",), lambda: Markup(render_template(
+        "players/_roster_list.html", players=stored.roster(), record=roster.records(),
+        empty=stats.Record())))
+    return render_template("players/roster.html", listed=listed)
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):

@@ -404,3 +404,13 @@ def test_a_players_page_writes_numbers_and_months_in_spanish(client):
     html = client.get("/players/1").get_data(as_text=True)
     assert "Castigo por mano 2,5" in visible_text(html)
     assert ">3 oct<" in html and ">14 nov<" in html and "Nov<" not in html
+
+
+def test_a_refused_setting_names_it_in_spanish(client):
+    """A rule's label and its refusal, both in the page's language."""
+    client.set_cookie("kc_lang", "es")
+    html = client.post("/games/new", data={
+        "variant": "penalty", "dealer": "0", "seat-0": "Ann", "seat-1": "Ben",
+        "rules-penalty-target-other": "0"}).get_data(as_text=True)
+    assert "Jugar hasta: debe ser al menos 1, no 0" in html
+    assert "Play to" not in html

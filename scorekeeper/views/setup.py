@@ -148,7 +148,7 @@ def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> 
             if (form.get(name + "-other") or "").strip():
                 name += "-other"  # the value was typed in the "other" box
             key = (error.field or "").removeprefix("rules.")
-            label = next((s.label for s in spec.settings if s.name == key), "")
+            label = next((gettext(s.label) for s in spec.settings if s.name == key), "")
             errors.add(name, f"{label}: {reason(error)}" if label else capital(reason(error)))
             if key not in given:
                 break

@@ -176,7 +176,7 @@ def short_month(when) -> str:
 
 def day_and_month(when) -> str:
     """Return a day of a month under a chart: "21 Nov", "21 nov"."""
-    return f"{when.day} {when:%b}" if language() == "en" else _dated(when, "", "d MMM")
+    return _dated(when, f"{when.day} %b", "d MMM")  # "21", not strftime's "%d" ("07")
 
 
 def decimal(text: str) -> str:

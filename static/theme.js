@@ -38,14 +38,10 @@
     return choice === phone() ? "auto" : phone();
   };
 
-  /* The words in the page's language (words.js, deferred, has run by DOMContentLoaded);
-     English if it is missing. {placeholders} as KingsCorners.say fills them. */
+  /* The words in the page's language: words.js (deferred) has run by DOMContentLoaded,
+     when the key is first labelled. */
   var say = function (key, english, vars) {
-    if (window.KingsCorners && window.KingsCorners.say) {
-      return window.KingsCorners.say(key, english, vars);
-    }
-    Object.keys(vars || {}).forEach(function (k) { english = english.split("{" + k + "}").join(vars[k]); });
-    return english;
+    return window.KingsCorners.say(key, english, vars);
   };
   var named = function (theme) {
     return theme === "light" ? say("theme_light", "light") : say("theme_dark", "dark");

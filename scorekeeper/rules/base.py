@@ -19,10 +19,11 @@ class Word(str):
 class RuleError(ValueError):
     """An entry that cannot have happened at a real table, or a setting out of range.
 
-    `message` is an English sentence with %(name)s slots for `words`, always a literal, so
-    the place that shows it can say it in the page's language (scorekeeper/i18n.py,
-    `refused`); `text` is the sentence filled in, in English. A word that is itself
-    English is given as a `Word`; another RuleError given as a word is told with its place.
+    It is given as an English sentence with %(name)s slots for `words`, always a literal,
+    kept as `template`, so the place that shows it can say it in the page's language
+    (scorekeeper/i18n.py, `reason`); `message` is the sentence filled in, in English. A
+    word that is itself English is given as a `Word`; another RuleError given as a word is
+    told with its place.
     `field` names the entry in the game-log's words, e.g. ``went_out``,
     ``hands.Ann.kings``, ``events[2].kind``, ``corners[1]``, ``rules.target``.
     `round_number` is 1-based, or None when the error is not about one round.

@@ -110,10 +110,10 @@ class Home:
     round_word = "hand"
     csv_columns: tuple[str, ...] = ()
     round_keys: frozenset[str] = frozenset({"went_out", "hands"})  # what a logged round holds
-    round_contents = N_("who went out and the cards left")
+    round_contents = N_("who went out and the cards left")  # the same, in words
     # The variant named in a sentence, as the rules name it in a refusal ("a penalty points
     # game records no passes"): its label in lower case, marked here for the catalogue.
-    in_a_sentence = ""  # the same, in words
+    in_a_sentence = ""
     result_keys: tuple[str, ...] = ()  # what the game log's result adds to each round
     fact_lines: tuple[FactLine, ...] = ()
     assets: tuple[str, ...] = ()  # static files its pages load

@@ -9,9 +9,10 @@ from pathlib import Path
 from flask import Flask, current_app, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from werkzeug.exceptions import BadRequest
 
 from . import i18n, passcode
-from .extensions import compress, csrf, db, limiter, migrate
+from .extensions import compress, csrf, db, migrate
 from .security import guard, private_file, private_folder
 
 
@@ -63,13 +64,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Created readable by its owner only; SQLite gives its -wal and -shm files the same.
         private_file(Path(database[len("sqlite:///"):]))
     guard(app)
+    app.before_request(_read_body)  # first: before CSRF, the passcode or any database read
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # A server's connection may have gone away between two hands; a file cannot.
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
-    limiter.init_app(app)
     passcode.guard(app)
     compress.init_app(app)
     i18n.init(app)
@@ -111,27 +112,66 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
 
 @event.listens_for(Engine, "begin")
 def _on_sqlite_begin(connection) -> None:
-    """Begin SQLite transactions; one that may write takes the write lock at once.
+    """Begin SQLite transactions; one that will write takes the write lock at once.
 
     A transaction that read first and wrote later could otherwise find that another phone
     wrote in between, and SQLite would refuse it at once ("database is locked") instead of
-    waiting its turn. So a request that changes things (a POST, unless its view only
-    reads) and `storage.lock` begin IMMEDIATE: one writer at a time, readers never wait.
+    waiting its turn. So every change takes `storage.lock` before it reads what it checks
+    (BEGIN IMMEDIATE: one writer at a time, readers never wait), and only then: a request's
+    body is read and its passcode checked first, so no phone holds the lock while it is
+    still sending, or while a passcode is hashed.
     """
     if connection.dialect.name == "sqlite":
-        immediate = connection.get_execution_options().get("write_lock") or _writing()
+        immediate = connection.get_execution_options().get("write_lock")
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def _writing() -> bool:
-    """Tell whether the current request may write (a POST whose view is not read-only)."""
-    if not has_request_context() or request.method in ("GET", "HEAD", "OPTIONS"):
-        return False
-    view = current_app.view_functions.get(request.endpoint)
-    return not getattr(view, "reads_only", False)
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 
 
-def reads_only(view):
-    """Mark a POST view that writes nothing, so it takes no write lock (a preview)."""
-    view.reads_only = True
-    return view
+@event.listens_for(Engine, "before_cursor_execute")
+def _no_write_without_lock(connection, _cursor, statement, _parameters, _context, _many):
+    """Under test, refuse a page's write to SQLite that did not take `storage.lock` first.
+
+    Such a write would race another phone's; the tests would not see it, as they seldom
+    write at the same moment, so they are told here.
+    """
+    if (has_request_context() and current_app.testing
+            and connection.dialect.name == "sqlite"
+            and statement.lstrip().upper().startswith(_WRITES)
+            and not connection.get_execution_options().get("write_lock")):
+        raise RuntimeError(f"{request.endpoint} writes without storage.lock(): {statement}")
+
+
+def body_limit(config_key: str):
+    """Mark a POST view whose body may be bigger than a form's: up to `config_key` bytes."""
+    def mark(view):
+        view.body_limit = config_key
+        return view
+    return mark
+
+
+def _read_body() -> None:
+    """Read a change's whole body before anything else is done with it.
+
+    A phone on a poor connection may take seconds to send its form; it is read here, before
+    the CSRF check, the passcode or the database, so no lock is held while it arrives. A
+    form's fields are kept in memory, a file goes to a temporary file as it comes, and the
+    size allowed is the view's own (`body_limit`), else MAX_CONTENT_LENGTH.
+    """
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    limit = getattr(view, "body_limit", None)
+    if limit:
+        request.max_content_length = current_app.config[limit]
+        request.max_form_memory_size = current_app.config[limit]
+    try:
+        if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            request.form  # noqa: B018  (parsing it reads the body)
+        else:
+            request.get_data(cache=True)
+    except BadRequest:
+        # A body cut short or garbled: what was read is all the view gets, and it says so.
+        # (RequestEntityTooLarge, a BadRequest's cousin, is not caught: it answers 413.)
+        pass

@@ -1,8 +1,6 @@
 """Flask extensions, created unbound and bound in the app factory."""
 
 from flask_compress import Compress
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -29,6 +27,3 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 compress = Compress()
-# Only the unlock form has a limit (wrong passcodes, per phone address); kept in memory,
-# as the app is served by one process.
-limiter = Limiter(get_remote_address, storage_uri="memory://")

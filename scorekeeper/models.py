@@ -207,3 +207,18 @@ class Setting(db.Model):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class UnlockedPhone(db.Model):
+    """A phone that gave the table passcode: the digest of the random key its cookie holds.
+
+    Each phone has a key of its own, kept until it expires, the phone is forgotten on the
+    settings page, or the passcode changes (every row goes). Not part of a backup.
+    """
+
+    __tablename__ = "unlocked_phone"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie's key
+    label: Mapped[str] = mapped_column(String(80))  # what the phone said it is, shortened
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]

@@ -3,15 +3,18 @@ nothing, a phone that gives it once is remembered, and guessing is stopped."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import threading
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Night, Player, Setting
-from tests.conftest import alerts, hand_data, make_app, start_game
+from scorekeeper.models import Game, Night, Player, Round, Setting, UnlockedPhone
+from tests.conftest import alerts, hand_data, make_app, serve, start_game
 
 PASSCODE = "four 4 Zoë"
 P = ["Ann", "Ben", "Cy"]
@@ -100,6 +103,7 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
         "backup.restore": ("/backup/restore", {}, {}),
         "settings.set_passcode": ("/settings/passcode", {"passcode": "mine now"}, {}),
         "settings.remove_passcode": ("/settings/passcode/remove", {}, {}),
+        "settings.forget_phone": ("/settings/phones/1/forget", {}, {}),
     }
 
 
@@ -211,14 +215,19 @@ def test_a_phone_gives_the_passcode_once_and_is_remembered_until_it_changes(tabl
                                        "csrf_token": csrf})
     assert wrong.status_code == 401
     assert alerts(wrong.get_data(as_text=True)) == ["That is not the table&#39;s passcode."]
-    assert "kc_table" not in wrong.headers.get("Set-Cookie", "")
+    assert "kc_phone" not in wrong.headers.get("Set-Cookie", "")
     # The same passcode typed in the other Unicode spelling of ë is the same passcode.
     right = host.post("/unlock", data={"unlock_passcode": "four 4 Zoe\u0308",
                                        "unlock_next": "/", "csrf_token": csrf})
     assert right.status_code == 303
     cookie = right.headers["Set-Cookie"]
-    assert "kc_table=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert int(re.search(r"Max-Age=(\d+)", cookie).group(1)) >= 365 * 24 * 3600
+    assert "kc_phone=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert int(re.search(r"Max-Age=(\d+)", cookie).group(1)) == 180 * 24 * 3600
+    key = re.search(r"kc_phone=([^;]+)", cookie).group(1)
+    with app.app_context():  # the server keeps the key's digest and its end, not the key
+        kept = db.session.scalars(select(UnlockedPhone)).all()
+    assert [k.digest for k in kept] == [hashlib.sha256(key.encode()).hexdigest()]
+    assert timedelta(days=179) < kept[0].expires_at - kept[0].created_at <= timedelta(days=180)
     for n in range(3):  # hand after hand, never asked again
         assert host.post(f"/players/{ids['ann']}/rename",
                          data={"name": f"Ann {n}", "csrf_token": csrf}).status_code == 302
@@ -252,7 +261,7 @@ def test_wrong_guesses_are_stopped_with_the_wait_and_right_answers_never_count(t
     assert 1 <= wait <= 60
     said = alerts(stopped.get_data(as_text=True))
     assert said == [f"Too many wrong passcodes from this phone. Try again in {wait} s."]
-    assert "kc_table" not in stopped.headers.get("Set-Cookie", "")
+    assert "kc_phone" not in stopped.headers.get("Set-Cookie", "")
     assert snapshot(app) == before
     # Another phone at the table is not held up by the guesser.
     host, csrf2 = phone(app, "192.168.1.41")
@@ -352,3 +361,131 @@ def test_the_watch_link_follows_the_game_being_played_with_no_buttons(table):
 def test_with_no_game_yet_the_watch_page_waits_for_one(client):
     page = client.get("/watch").get_data(as_text=True)
     assert "No game yet" in page and 'http-equiv="refresh"' in page
+
+
+def unlock(client, csrf: str, passcode: str = PASSCODE):
+    return client.post("/unlock", data={"unlock_passcode": passcode, "unlock_next": "/",
+                                        "csrf_token": csrf})
+
+
+def test_each_phone_has_its_own_key_and_a_forgotten_phone_is_refused_even_with_its_cookie(
+        table):
+    app, ids = table
+    ann_phone, csrf_a = phone(app, "192.168.1.50")
+    ben_phone, csrf_b = phone(app, "192.168.1.51")
+    keys = [re.search(r"kc_phone=([^;]+)", unlock(c, t).headers["Set-Cookie"]).group(1)
+            for c, t in ((ann_phone, csrf_a), (ben_phone, csrf_b))]
+    assert keys[0] != keys[1]  # no shared value to copy between phones
+    rename = f"/players/{ids['ann']}/rename"
+    assert ann_phone.post(rename, data={"name": "Ann 1", "csrf_token": csrf_a}).status_code == 302
+    # Ann's phone lists both, marks itself, and forgets Ben's (lost, say).
+    page = ann_phone.get("/settings").get_data(as_text=True)
+    assert "Phones that can change things" in page and "this phone" in page
+    with app.app_context():
+        ben_id = db.session.scalar(select(UnlockedPhone.id).where(
+            UnlockedPhone.digest == hashlib.sha256(keys[1].encode()).hexdigest()))
+    assert page.count('/forget"') == 1 + 1  # Ben's Forget, and "Make this phone read-only"
+    forgot = ann_phone.post(f"/settings/phones/{ben_id}/forget", data={"csrf_token": csrf_a})
+    assert forgot.status_code == 302
+    # Ben's phone, or anyone holding a copy of its cookie, is a reader now.
+    copy = app.test_client()
+    copy.set_cookie("kc_phone", keys[1])
+    _, csrf_c = phone(app, "192.168.1.52")
+    copy_csrf = token_of(copy.get("/games/1").get_data(as_text=True))
+    for client, csrf in ((ben_phone, csrf_b), (copy, copy_csrf)):
+        assert client.post(rename, data={"name": "Ben's", "csrf_token": csrf}).status_code == 403
+    # Ann's phone is not touched by it.
+    assert ann_phone.post(rename, data={"name": "Ann 2", "csrf_token": csrf_a}).status_code == 302
+
+
+def test_a_phone_key_expires_on_the_server_whatever_its_cookie_says(table):
+    app, ids = table
+    host, csrf = phone(app)
+    unlock(host, csrf)
+    rename = f"/players/{ids['ann']}/rename"
+    assert host.post(rename, data={"name": "Ann 1", "csrf_token": csrf}).status_code == 302
+    with app.app_context():
+        for row in db.session.scalars(select(UnlockedPhone)):
+            row.expires_at = row.created_at - timedelta(seconds=1)
+        db.session.commit()
+    assert host.post(rename, data={"name": "Ann 2", "csrf_token": csrf}).status_code == 403
+    assert "None yet." not in host.get("/unlock?next=/").get_data(as_text=True)
+
+
+def test_the_passcode_is_never_written_into_a_page_after_the_form_is_sent_again(table):
+    app, ids = table
+    stranger, csrf = phone(app)
+    penalty = ids["penalty"]
+    # Deleting the last hand asks first without JavaScript; that page carries the form on.
+    refused = stranger.post(f"/games/{penalty}/hands/last/delete",
+                            data={"number": "1", "csrf_token": csrf})
+    carried = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
+                              refused.get_data(as_text=True)))
+    answer = stranger.post("/unlock", data=carried | {"unlock_passcode": PASSCODE})
+    assert answer.status_code == 307
+    asked = stranger.post(answer.headers["Location"],
+                          data=carried | {"unlock_passcode": PASSCODE})
+    page = asked.get_data(as_text=True)
+    assert "Delete hand" in page or "delete" in page.lower()
+    assert PASSCODE not in page and "four 4" not in page
+    assert "unlock_passcode" not in page
+
+
+def test_a_form_without_this_phones_token_is_never_carried_through_the_unlock_page(table):
+    app, ids = table
+    penalty = ids["penalty"]
+    victim, csrf = phone(app)
+    forged = hand_data(P, "Ann", {"Ben": 25, "Cy": 25}, number=1)
+    for token in (None, "forged-token", csrf + "x"):  # another site's post, no good token
+        data = forged | ({"csrf_token": token} if token else {})
+        page = victim.post(f"/games/{penalty}/hands/1/edit", data=data)
+        html = page.get_data(as_text=True)
+        assert page.status_code == 403 and "Nothing was sent" in html
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', html))
+        assert "went_out" not in fields and "unlock_again" not in fields
+        # Giving the passcode then only unlocks the phone: nothing is sent on.
+        answer = victim.post("/unlock", data=fields | {"unlock_passcode": PASSCODE})
+        assert answer.status_code == 303
+        victim.post("/settings/forget", data={"csrf_token": csrf})
+    with app.app_context():
+        first = db.session.scalar(select(Round).where(Round.game_id == penalty,
+                                                      Round.number == 1))
+        assert "25" not in repr(first.hands)
+
+
+def test_guesses_sent_together_are_counted_before_they_are_checked(tmp_path):
+    """16 wrong guesses from one address released at once, against the real server: only
+    5 are checked (401), the rest wait (429); a right one from there waits too."""
+    app = make_app(tmp_path / "guess.sqlite", csrf=False)
+    assert set_by_cli(app).exit_code == 0
+    server, base = serve(app, threads=8)
+    import http.client
+    import urllib.parse
+    port = int(base.rsplit(":", 1)[1])
+    try:
+        for trial in range(3):
+            from scorekeeper.passcode import guesses
+            guesses._times.clear()
+            barrier = threading.Barrier(16)
+            statuses: list[int] = []
+
+            def guess(n: int) -> None:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                body = urllib.parse.urlencode({"unlock_passcode": f"wrong {trial} {n}",
+                                               "unlock_next": "/"})
+                barrier.wait()
+                connection.request("POST", "/unlock", body,
+                                   {"Content-Type": "application/x-www-form-urlencoded"})
+                statuses.append(connection.getresponse().status)
+                connection.close()
+
+            threads = [threading.Thread(target=guess, args=(n,)) for n in range(16)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(90)
+            assert sorted(statuses) == [401] * 5 + [429] * 11, trial
+    finally:
+        server.close()
+        with app.app_context():
+            db.engine.dispose()

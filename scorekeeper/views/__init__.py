@@ -20,6 +20,7 @@ from werkzeug.routing import IntegerConverter
 from .. import bidi, charts, variants
 from ..forms import ConfirmForm
 from ..i18n import N_, language, reason
+from ..passcode import OWN_FIELDS
 from ..storage import Loaded, locked_game, read_game, stamp
 from ..words import sentence
 
@@ -94,7 +95,7 @@ def unconfirmed(question: str, button: str, back: str, detail: str = "",
     if request.form.get(CONFIRMED) == "1":
         return None
     fields = [(name, value) for name, value in request.form.items(multi=True)
-              if name not in ("csrf_token", CONFIRMED)]
+              if name not in ("csrf_token", CONFIRMED, *OWN_FIELDS)]
     return render_template("confirm.html", question=question, button=button, back=back,
                            detail=detail, keep=keep or gettext("Cancel"), fields=fields,
                            action=request.path,

@@ -5,23 +5,22 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     Response,
-    current_app,
     flash,
     redirect,
     render_template,
-    request,
     stream_with_context,
     url_for,
 )
 from flask_babel import gettext
 from sqlalchemy import func, select
 
-from .. import backup, rules
+from .. import backup, body_limit, rules
 from ..extensions import db
 from ..forms import RestoreForm
 from ..i18n import reason
 from ..models import Game, Night, Player, table_time
 from ..passcode import asks
+from ..storage import lock
 from ..words import capital
 from . import expired
 
@@ -53,11 +52,11 @@ def download():
 
 
 @bp.route("/restore", methods=["POST"])
+# Years of history are bigger than any other form: the file goes to a temporary file as it
+# arrives and is read from there a night at a time, so memory stays the same.
+@body_limit("RESTORE_MAX_BYTES")
 def restore():
     """Rebuild an uploaded backup into the empty database, or refuse and write nothing."""
-    # Years of history are bigger than any other form: the file goes to a temporary file as
-    # it arrives and is read from there a night at a time, so memory stays the same.
-    request.max_content_length = current_app.config["RESTORE_MAX_BYTES"]
     form = RestoreForm()
     if not form.validate_on_submit():
         return _page(form, expired("restored"))
@@ -65,6 +64,7 @@ def restore():
     if not upload:
         return _page(form, gettext("Choose a backup file first."))
     try:
+        lock()
         counts = backup.restore_file(upload.stream)
         db.session.commit()
     except rules.RuleError as refused:

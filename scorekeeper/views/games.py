@@ -21,7 +21,7 @@ from ..forms import ConfirmForm, NewGameForm
 from ..i18n import N_, reason
 from ..passcode import asks
 from ..rules.seats import rematch_dealer
-from ..storage import create_game, delete_game, set_ended, version_of
+from ..storage import create_game, delete_game, lock, set_ended, version_of
 from ..storage import rematch as start_rematch
 from ..storage.players import roster
 from ..words import capital
@@ -45,6 +45,7 @@ def new():
         check_new_game(request.form, wanted, errors)  # every refusal at once
         if not errors:
             try:
+                lock()
                 game = create_game(wanted.variant, wanted.settings, wanted.names,
                                    wanted.first_dealer_seat)
                 db.session.commit()

@@ -16,7 +16,7 @@ from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..i18n import month as month_of
 from ..i18n import reason
 from ..models import Game, Night
-from ..storage import Loaded, nights, stamp, touch
+from ..storage import Loaded, lock, nights, stamp, touch
 from ..words import capital
 from . import expired, game_or_404, game_view, locked_or_404, refusal
 
@@ -75,6 +75,8 @@ def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
 def night(night_id: int):
     """Show a night's games; rename it or change its notes."""
+    if request.method == "POST":
+        lock()  # read again inside the write lock, then renamed
     found = db.get_or_404(Night, night_id)
     form = NightForm(obj=found) if request.method == "GET" else NightForm()
     errors: dict[str, str] = {}

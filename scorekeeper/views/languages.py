@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request
 from flask_babel import gettext
 
-from .. import reads_only
 from ..extensions import csrf
 from ..i18n import COOKIE, LANGUAGES, REMEMBER, back
 from ..passcode import open_to_all
@@ -16,7 +15,6 @@ bp = Blueprint("language", __name__)
 @bp.route("/language", methods=["POST"])
 @open_to_all  # a phone's own language, not a change to the table: no passcode
 @csrf.exempt  # nothing stored; a page kept offline with an old token still switches
-@reads_only
 def choose():
     """Remember this phone's language and open the page it was on again, in that language."""
     chosen = request.form.get("lang", "")

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import exchange, rules
+from .. import body_limit, exchange, rules
 from ..extensions import csrf, db
 from ..forms import ImportForm
 from ..i18n import reason
 from ..passcode import asks
+from ..storage import lock
 from ..words import capital
 from . import expired, game_or_404
 
@@ -30,10 +31,10 @@ def export(game_id: int):
 # This form checks its own CSRF token, so an expired one is answered on the form,
 # keeping what was typed, instead of with the bare CSRF error page.
 @csrf.exempt
+# Refused before it is read when bigger than any game log (errors.py says so).
+@body_limit("LOG_MAX_BYTES")
 def import_game():
     """Take a game log, uploaded or pasted, and add it as a new game."""
-    # Refused before it is read when bigger than any game log (errors.py says so).
-    request.max_content_length = current_app.config["LOG_MAX_BYTES"]
     form = ImportForm()
     error = None
     if form.validate_on_submit():
@@ -44,6 +45,7 @@ def import_game():
         else:
             try:
                 parsed = exchange.read_log(text)  # read and checked before any lock is taken
+                lock()
                 game = exchange.store(parsed)
                 db.session.commit()
                 return redirect(url_for("games.scoreboard", game_id=game.id))

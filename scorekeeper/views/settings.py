@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from flask_limiter import RateLimitExceeded
 
 from .. import passcode, rules
-from ..extensions import db, limiter
+from ..extensions import db
 from ..forms import ConfirmForm, PasscodeForm
 from ..i18n import reason
 from ..passcode import asks, open_to_all
@@ -17,27 +14,28 @@ from ..words import capital
 from . import expired, posted, unconfirmed
 
 bp = Blueprint("settings", __name__)
-# Wrong passcodes a phone may try (by its address) before it waits; right ones never count.
-GUESSES = "5 per minute; 20 per hour"
 
 
 def _page(form: PasscodeForm, error: str | None = None, status: int = 200):
     """Render the settings page, with the passcode form's error if any."""
+    on = passcode.is_on()
     return render_template("settings.html", form=form, confirm=ConfirmForm(), error=error,
-                           on=passcode.is_on(), shortest=passcode.SHORTEST,
+                           on=on, phones=passcode.phones() if on else [],
+                           this_phone=passcode.this_phone(), shortest=passcode.SHORTEST,
                            longest=passcode.LONGEST), status
 
 
 @bp.route("/settings")
 @asks
 def page():
-    """Show the passcode (off, or on with change and remove) and the watch-only link."""
+    """Show the passcode (off, or on with change and remove), the phones that know it, and
+    the watch-only link."""
     return _page(PasscodeForm(formdata=None))
 
 
 @bp.route("/settings/passcode", methods=["POST"])
 def set_passcode():
-    """Set or change the table passcode; this phone stays able to change things."""
+    """Set or change the table passcode; every other phone is forgotten, this one kept."""
     form = PasscodeForm()
     if not posted(form):
         return _page(form, expired(), 400)
@@ -76,17 +74,26 @@ def remove_passcode():
 @open_to_all
 def forget():
     """Make this phone a reader: it asks for the passcode again before a change."""
+    passcode.forget_phone()
+    db.session.commit()
     flash(gettext("This phone is read-only now, until the passcode is given again."))
     return passcode.forget(redirect(url_for("main.home")))
 
 
-def _wrong(response) -> bool:
-    return response.status_code == 401
+@bp.route("/settings/phones/<int:phone_id>/forget", methods=["POST"])
+def forget_phone(phone_id: int):
+    """Forget another phone: a lost one, or one that should only watch from now on."""
+    if not posted(ConfirmForm()):
+        flash(expired("changed"))
+        return redirect(url_for("settings.page"))
+    passcode.forget_phone(phone_id)
+    db.session.commit()
+    flash(gettext("That phone is read-only now, until the passcode is given on it again."))
+    return redirect(url_for("settings.page") + "#phones")
 
 
 @bp.route("/unlock", methods=["GET", "POST"])
 @open_to_all
-@limiter.limit(GUESSES, methods=["POST"], deduct_when=_wrong)
 def unlock():
     """Ask for the table passcode, then carry on: to the page, or the form sent again."""
     if request.method == "GET":
@@ -100,20 +107,15 @@ def unlock():
     code = 307 if again else 303
     if not passcode.is_on():
         return redirect(target, code)
+    address = request.remote_addr or ""
+    wait = passcode.guesses.take(address)  # counted before it is checked
+    if wait:
+        page, _ = passcode.unlock_page(target, again, gettext(
+            "Too many wrong passcodes from this phone. Try again in %(wait)s s.", wait=wait),
+            429)
+        return page, 429, {"Retry-After": str(wait)}
     if passcode.matches(request.form.get(passcode.FIELD)):
+        passcode.guesses.give_back(address)  # a right passcode never counts
         return passcode.remember(redirect(target, code))
     return passcode.unlock_page(target, again, gettext("That is not the table's passcode."),
                                 401)
-
-
-@bp.app_errorhandler(RateLimitExceeded)
-def guessing(error):
-    """Stop a phone that keeps guessing: say how long it waits. Nothing was changed."""
-    limit = limiter.current_limit
-    wait = max(1, int(limit.reset_at - time.time())) if limit else 60
-    target = passcode.local(request.form.get(passcode.NEXT))
-    response = passcode.unlock_page(
-        target, request.form.get(passcode.AGAIN) == "1",
-        gettext("Too many wrong passcodes from this phone. Try again in %(wait)s s.",
-                wait=wait), 429)
-    return response[0], 429, {"Retry-After": str(wait)}

@@ -320,9 +320,10 @@ class _Whole:
 class _Streamed:
     """A backup file read as it comes (ijson), one night or game at a time.
 
-    A first pass reads the top-level keys and the format and checks the JSON is whole
-    before anything is written; each list is then read in a pass of its own, so the
-    roster is known before the first game whatever order the keys are in.
+    A first pass (exchange.scan, in flat memory) reads the top-level keys and the format,
+    and checks the JSON is whole, no deeper than any backup and with no number too long,
+    before anything is written; each list is then read in a pass of its own, so the roster
+    is known before the first game whatever order the keys are in.
     """
 
     def __init__(self, file: IO[bytes]):
@@ -330,16 +331,17 @@ class _Streamed:
         self.keys: list[str] = []
         self.format: Any = None
         self.kinds: dict[str, str] = {}
+        key = None
         try:
-            for prefix, event, value in ijson.parse(file, use_float=True):
-                if prefix == "" and event == "map_key":
-                    self.keys.append(value)
-                elif prefix == "" and event in ("start_array", "string", "number", "boolean",
-                                                "null"):
+            for depth, event, value in exchange.scan(file):
+                if depth == 0 and event not in ("start_map", "end_map"):
                     raise Refused("a backup is a JSON object")
-                elif prefix in self.keys and prefix not in self.kinds:
-                    self.kinds[prefix] = event
-                    if prefix == "format":
+                if depth == 1 and event == "map_key":
+                    key = value
+                    self.keys.append(value)
+                elif depth == 1 and event not in ("end_map",) and key not in self.kinds:
+                    self.kinds[key] = event
+                    if key == "format":
                         self.format = value
         except ijson.JSONError:
             raise _not_json(file) from None
@@ -353,12 +355,18 @@ class _Streamed:
         self.file.seek(0)
         yield from ijson.items(self.file, f"{key}.item", use_float=True)
 
+def _not_empty() -> Refused:
+    """Return the refusal of a restore into a database that holds anything."""
+    return Refused("the database already holds players or games; a backup is restored only "
+                   "into an empty database, so nothing is mixed up or lost")
+
 
 def _not_json(file: IO[bytes]) -> Refused:
     """Return the refusal of a file that is not JSON, saying where it goes wrong.
 
-    Only a broken file gets here: the standard parser reads it once more, for the line
-    and column a person needs to mend it.
+    Only a broken file gets here, and only one no deeper than a backup (the scan stops a
+    deeper one first): the standard parser reads it once more, for the line and column a
+    person needs to mend it.
     """
     file.seek(0)
     try:
@@ -366,6 +374,8 @@ def _not_json(file: IO[bytes]) -> Refused:
     except json.JSONDecodeError as error:
         return Refused("this is not JSON: %(why)s at line %(line)s, column %(column)s",
                        why=error.msg, line=error.lineno, column=error.colno)
+    except (RecursionError, ValueError):
+        pass
     return Refused("this is not JSON")
 
 
@@ -376,15 +386,14 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     Raise a RuleError naming where the backup is wrong; the caller rolls the session
     back, so nothing is written.
     """
+    if not is_empty():  # asked again: restore_file asked before reading a byte
+        raise _not_empty()
     if source.format != FORMAT:
         raise Refused("must be %(format)s (is this a single game log? import it instead)",
                       "format", format=repr(FORMAT))
     unknown = set(source.keys) - TOP_KEYS
     if unknown:
         raise Refused("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
-    if not is_empty():
-        raise Refused("the database already holds players or games; a backup is restored "
-                      "only into an empty database, so nothing is mixed up or lost")
     players = _add_roster(list(source.items("roster")))
     db.session.flush()
     games = nights = 0
@@ -435,7 +444,10 @@ def restore_file(file: IO[bytes]) -> dict[str, int]:
     """Rebuild a backup file into the empty database as it reads it (not committed).
 
     A file that cannot be read twice (standard input) is copied to a temporary file first.
+    Nothing is read before the database is known to be empty.
     """
+    if not is_empty():
+        raise _not_empty()
     if not file.seekable():
         copied = tempfile.TemporaryFile()
         shutil.copyfileobj(file, copied)

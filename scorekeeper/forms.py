@@ -15,9 +15,23 @@ TOKEN = [Optional(), Length(max=64)]
 BIGGEST_ID = 2**31 - 1  # an id past what every database's integer column holds is no id
 
 
+class WholeNumber(IntegerField):
+    """A whole number as WTForms reads it, but never a longer one than an id can be.
+
+    WTForms' NumberRange compares through floats, so a number past 10^308 would raise
+    instead of being refused: one of more digits than BIGGEST_ID is refused as not a number.
+    """
+
+    def process_formdata(self, valuelist):
+        if valuelist and len(valuelist[0].strip().lstrip("+-0")) > len(str(BIGGEST_ID)):
+            self.data = None
+            raise ValueError(self.gettext("Not a valid integer value."))
+        super().process_formdata(valuelist)
+
+
 def hidden_number(minimum: int = 0, required: bool = False) -> IntegerField:
     """Return a whole number carried in a hidden input (a hand number, an id)."""
-    return IntegerField(widget=HiddenInput(), validators=[
+    return WholeNumber(widget=HiddenInput(), validators=[
         InputRequired() if required else Optional(), NumberRange(minimum, BIGGEST_ID)])
 
 

@@ -163,7 +163,9 @@ class Guesses:
                 times.pop()
 
 
-guesses = Guesses()
+def guesses() -> Guesses:
+    """Return this app's count of wrong guesses (kept in the server's memory)."""
+    return current_app.extensions["guesses"]
 
 
 def _digest(key: str) -> str:
@@ -302,6 +304,7 @@ def unlock_page(next_url: str, again: bool = False, error: str | None = None,
 
 def guard(app: Flask) -> None:
     """Ask for the passcode before any change when the table has one."""
+    app.extensions["guesses"] = Guesses()
 
     @app.before_request
     def _ask():

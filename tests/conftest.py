@@ -6,11 +6,17 @@ import os
 import re
 
 import pytest
+from hypothesis import settings
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# No property test has a time limit: what it checks is the rules, and a busy machine (CI, or
+# a second suite running) once failed one for taking over hypothesis' default 200 ms.
+settings.register_profile("steady", deadline=None)
+settings.load_profile("steady")
 
 
 def need(condition: bool, what: str) -> None:

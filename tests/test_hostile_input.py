@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +32,7 @@ FUZZ = settings(max_examples=60, deadline=None,
 # What a field may be sent: text of any kind, and the numbers that fool a parser.
 nasty = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["²", "٣", "1e3", "-1", " 7 ", "NaN", "0x10", "\x00", "9" * 5000,
+    st.sampled_from(["²", "٣", "1e3", "-1", " 7 ", "NaN", "0x10", "\x00", "9" * 5000, "9" * 400,
                      str(2**63), str(-2**63), "1" * 4400, "Zoe\u0308", "\u202eAnn", "a" * 300]),
 )
 # JSON of every shape, nested a little.
@@ -356,3 +358,44 @@ def test_the_command_line_refuses_a_game_log_bigger_than_any_game(app, tmp_path)
     result = app.test_cli_runner().invoke(args=["games", "import", str(path)])
     assert result.exit_code == 1
     assert "a game log can be at most 2 MB" in result.output
+
+
+BIG = "9" * 400  # passes int(), but past what a float holds: WTForms' range check raised
+
+
+@pytest.mark.parametrize("where", ["record", "delete", "tap", "undo", "cards"])
+def test_a_number_of_400_digits_is_refused_never_a_500(table, where):
+    app, games = table
+    penalty, chips = games["penalty"], games["chips"]
+    url, data = {
+        "record": (f"/games/{penalty}/hands/new", hand_data(P, "Ben", {"Ann": 1, "Cy": 2},
+                                                              number=BIG)),
+        "delete": (f"/games/{penalty}/hands/last/delete", {"number": BIG, "confirmed": "1"}),
+        "tap": (f"/games/{chips}/chips/events", {"number": BIG, "player": "0", "kind": "pass"}),
+        "undo": (f"/games/{chips}/chips/undo", {"number": BIG, "event": BIG}),
+        "cards": (f"/games/{penalty}/hands/new",
+                  hand_data(P, "Ben", {"Ann": 1, "Cy": 2}, number=2) | {"cards_more-2": BIG}),
+    }[where]
+    before = rows(app)
+    answer = app.test_client().post(url, data=data)
+    assert answer.status_code < 500
+    assert rows(app) == before
+    if where == "cards":  # a number a person typed: the message names whose it is
+        assert answer.status_code == 422
+        said = " ".join(re.findall(r'role="alert">([^<]+)<', answer.get_data(as_text=True)))
+        assert "Cy" in said, said
+
+
+def test_a_join_link_longer_than_any_page_is_cut_to_the_home_page_not_a_500(table):
+    app, _ = table
+    client = app.test_client()
+    for path in ("/join", "/join.svg"):
+        started = time.perf_counter()
+        answer = client.get(f"{path}?to=/" + "a" * 2400)
+        assert answer.status_code == 200
+        assert time.perf_counter() - started < 0.5  # no QR code of 2,400 characters drawn
+    page = client.get("/join?to=/" + "b" * 500).get_data(as_text=True)
+    assert "b" * 101 not in page
+    assert re.search(r"<title>QR code of http://[^/<]+/</title>", page)  # the home page's
+    page = client.get("/join?to=/games/12/watch").get_data(as_text=True)
+    assert re.search(r"<title>QR code of http://[^/<]+/games/12/watch</title>", page)

@@ -13,10 +13,16 @@ from ..network import phone_url
 bp = Blueprint("join", __name__)
 
 
+# The app's own pages have short paths (/games/12/watch); a longer one is no page of it,
+# and a QR code of thousands of characters costs the server a second to draw.
+LONGEST_PATH = 100
+
+
 def _path() -> str:
     """Return the page to join (a path of this app only, never another site)."""
     wanted = request.args.get("to", "/")
-    return wanted if re.fullmatch(r"/(?!/)[A-Za-z0-9_\-./]*", wanted) else "/"
+    return (wanted if len(wanted) <= LONGEST_PATH
+            and re.fullmatch(r"/(?!/)[A-Za-z0-9_\-./]*", wanted) else "/")
 
 
 @bp.app_template_global()

@@ -81,6 +81,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     register_blueprints(app)
     cli.register(app)
+    from . import faults
+
+    faults.register(app)  # a full disk, a read-only database, a lost server: a page, 503
     return app
 
 

@@ -78,7 +78,13 @@ def main() -> None:
     parser.add_argument("--tls-folder", help="where the certificates are kept "
                                              "(default: instance/tls)")
     args = parser.parse_args()
-    app = create_app()
+    from .security import Unwritable
+
+    try:
+        app = create_app()
+    except Unwritable as error:  # a read-only disk, another user's folder: one line, exit 1
+        error.show()
+        raise SystemExit(error.exit_code) from None
     if not args.https:
         settle()
         print("\nKings Corners Scorekeeper is running.\n" + "\n".join(banner("http", args.port)))

@@ -15,6 +15,31 @@ from . import create_app, tls
 from .network import lan_addresses
 
 THREADS = 8
+# Room for a table of phones and for whatever a stranger on the Wi-Fi holds open. waitress
+# reads a whole request (headers and body) in its I/O thread before a worker runs the app,
+# so a slow phone holds a connection, never a worker; poll() is not capped at 1,024 sockets.
+CONNECTIONS = 1000
+WAITRESS = {"threads": THREADS, "connection_limit": CONNECTIONS, "asyncore_use_poll": True,
+            "channel_timeout": 60, "cleanup_interval": 10, "ident": "kings-corners"}
+# cheroot (HTTPS) reads a request in a worker thread: the pool grows while none is idle, up
+# to this many, so slow connections cannot take every worker; each read waits at most
+# READ_TIMEOUT seconds for a byte.
+HTTPS_THREADS = 400
+READ_TIMEOUT = 10
+
+
+def room_for_connections() -> None:
+    """Let the process hold CONNECTIONS sockets: raise its soft file limit to its hard one."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = CONNECTIONS + 100
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (
+                wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+    except (ImportError, ValueError, OSError):
+        pass  # not on this system: the system's own limit stands
 
 
 def settle() -> None:
@@ -53,8 +78,21 @@ def https_server(app, host: str, port: int, folder: Path):
     made = tls.ensure(folder, extra_names(app))
     app.config["TLS_FOLDER"] = str(folder)
     app.config["SESSION_COOKIE_SECURE"] = True  # the session cookie is never sent in clear
-    server = wsgi.Server((host, port), app, numthreads=THREADS, server_name="kings-corners",
-                         request_queue_size=64, timeout=30)
+    from cheroot.workers.threadpool import ThreadPool
+
+    class Growing(ThreadPool):
+        """cheroot's pool, grown by a worker whenever a connection comes and none is idle."""
+
+        def put(self, obj):
+            if self.idle == 0 and len(self._threads) < self.max:
+                # Started, not waited for (grow() would hold the accepting thread 0.1 s).
+                self._threads.append(self._spawn_worker())
+            super().put(obj)
+
+    server = wsgi.Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
+                         server_name="kings-corners", request_queue_size=64,
+                         timeout=READ_TIMEOUT)
+    server.requests = Growing(server, min=THREADS, max=HTTPS_THREADS)
     server.ssl_adapter = BuiltinSSLAdapter(str(made.files.cert), str(made.files.key))
     return server, made
 
@@ -89,8 +127,10 @@ def main() -> None:
         settle()
         print("\nKings Corners Scorekeeper is running.\n" + "\n".join(banner("http", args.port)))
         print("Press Ctrl+C to stop.\n", flush=True)
-        serve(app, host=args.host, port=args.port, threads=THREADS, ident="kings-corners")
+        room_for_connections()
+        serve(app, host=args.host, port=args.port, **WAITRESS)
         return
+    room_for_connections()
     server, made = https_server(app, args.host, args.port, tls_folder(app, args.tls_folder))
     settle()
     phone = lan_addresses()[0] if lan_addresses() else "localhost"

@@ -47,7 +47,9 @@ def serve(app, threads: int = 4):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    server = create_server(app, host="127.0.0.1", port=port, threads=threads)
+    from scorekeeper.serve import WAITRESS
+
+    server = create_server(app, host="127.0.0.1", port=port, **{**WAITRESS, "threads": threads})
     threading.Thread(target=server.run, daemon=True).start()
     return server, f"http://127.0.0.1:{port}"
 

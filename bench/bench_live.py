@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/bench_live.py  (part of `make bench`). Prints, in one run:
 - the "anything new since version V?" request against a bare route (/healthz), as a ratio;
-- saving a hand alone, then while six phones watch the game (each asks every 0.7 s, and
+- saving a hand alone, then while eight phones watch the game (each asks every 0.7 s, and
   reloads the scoreboard when it changed), as the seventh phone records hands.
 """
 
@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from waitress.server import create_server  # noqa: E402
 
 from bench import PLAYERS, fresh_app  # noqa: E402
+from scorekeeper.serve import WAITRESS  # noqa: E402
 
-WATCHERS = 6
+WATCHERS = 8
 POLL_S = 0.7
 
 
@@ -34,7 +35,7 @@ def serve(app) -> tuple[int, object]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    server = create_server(app, host="127.0.0.1", port=port, threads=8)
+    server = create_server(app, host="127.0.0.1", port=port, **WAITRESS)  # as `make run`
     threading.Thread(target=server.run, daemon=True).start()
     return port, server
 

@@ -81,10 +81,11 @@ def https_server(app, host: str, port: int, folder: Path):
     from cheroot.workers.threadpool import ThreadPool
 
     class Growing(ThreadPool):
-        """cheroot's pool, grown by a worker whenever a connection comes and none is idle."""
+        """cheroot's pool, grown by a worker whenever a connection comes and no idle worker
+        is left for it (idle ones may already be spoken for by connections waiting)."""
 
         def put(self, obj):
-            if self.idle == 0 and len(self._threads) < self.max:
+            if self.idle <= self._queue.qsize() and len(self._threads) < self.max:
                 # Started, not waited for (grow() would hold the accepting thread 0.1 s).
                 self._threads.append(self._spawn_worker())
             super().put(obj)

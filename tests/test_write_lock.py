@@ -56,6 +56,15 @@ class Phone:
         status, _ = self.send("POST", f"/games/{game_id}/hands/new", data)
         return status, time.perf_counter() - started
 
+    def save_hands(self, game_id: int, numbers) -> list[float]:
+        """Record hands one after another, each saved (302); return the seconds each took."""
+        took = []
+        for number in numbers:
+            status, seconds = self.save(game_id, number)
+            assert status == 302, status
+            took.append(seconds)
+        return took
+
 
 def test_a_phone_sending_its_hand_slowly_never_holds_another_phones_save(tmp_path):
     database = tmp_path / "https.sqlite"
@@ -92,11 +101,7 @@ def test_a_phone_sending_its_hand_slowly_never_holds_another_phones_save(tmp_pat
     try:
         slow.start()
         time.sleep(1.0)  # the slow phone's request is in, its body still coming
-        took = []
-        for number in (1, 2, 3):
-            status, seconds = phone.save(game_id, number)
-            assert status == 302, status
-            took.append(seconds)
+        took = phone.save_hands(game_id, (1, 2, 3))
         # Before, the slow phone held SQLite's write lock: each save waited 10 s, then 500.
         assert statistics.median(took) <= 1.0, took
         assert slow.is_alive()  # it was still sending all along

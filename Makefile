@@ -7,7 +7,7 @@ HTTPS ?=  # make run HTTPS=1: over HTTPS, on a certificate made on the first run
 
 .PHONY: install install-test audit-tools run test lint bench lighthouse clean
 # The compiled message catalogues (Spanish), built from the .po files beside them.
-CATALOGUES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard scorekeeper/web/translations/*/LC_MESSAGES/messages.po))
 # Installing and starting say what they do in a line each, not the commands behind it.
 .SILENT: $(VENV)/.installed $(VENV)/.installed-test $(CATALOGUES) run
 
@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.installed
+scorekeeper/web/translations/%/LC_MESSAGES/messages.mo: scorekeeper/web/translations/%/LC_MESSAGES/messages.po $(VENV)/.installed
 	echo "Compiling the $* translation"
 	$(BIN)/pybabel -q compile -i $< -o $@ -l $*
 
@@ -42,8 +42,7 @@ node_modules/.package-lock.json: package-lock.json
 	else echo "npm not found: the axe-core and HTML checks will be skipped"; fi
 
 run: install
-	$(BIN)/flask --app app db upgrade
-	$(BIN)/python -m scorekeeper.serve --port $(PORT)$(if $(filter-out 0 no,$(HTTPS)), --https)
+	$(BIN)/kings-corners serve --port $(PORT)$(if $(filter-out 0 no,$(HTTPS)), --https)
 
 test: install install-test audit-tools
 	$(BIN)/ruff check .

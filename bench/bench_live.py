@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from waitress.server import create_server  # noqa: E402
 
 from bench import PLAYERS, fresh_app  # noqa: E402
-from scorekeeper.serve import WAITRESS  # noqa: E402
+from scorekeeper.server.serve import WAITRESS  # noqa: E402
 
 WATCHERS = 8
 POLL_S = 0.7

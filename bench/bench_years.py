@@ -27,10 +27,10 @@ from sqlalchemy import event, insert  # noqa: E402
 
 from bench import fresh_app  # noqa: E402
 from scorekeeper import rules  # noqa: E402
+from scorekeeper.db import results  # noqa: E402
+from scorekeeper.db.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
-from scorekeeper.serve import settle  # noqa: E402
-from scorekeeper.storage import results  # noqa: E402
+from scorekeeper.server.serve import settle  # noqa: E402
 
 YEARS = (1, 5, 10)
 GAMES_A_NIGHT, HANDS_A_GAME = 4, 20

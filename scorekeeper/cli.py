@@ -9,9 +9,11 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import backup, exchange, passcode, rules
+from . import rules
+from .db import lock, read_game, results
 from .extensions import db
-from .storage import lock, read_game, results
+from .reports import backup, exchange
+from .web import passcode
 
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
 

@@ -1,8 +1,20 @@
-"""Small helpers for the words the app shows: plurals, sentences. Standard library only."""
+"""The words the app shows, in the phone's language: words marked for the catalogue, the
+refusals of the rules put into sentences, dates and numbers as the language writes them,
+and small helpers (a capital, a sentence, a name that needs isolating).
+
+A page's language is chosen by the web side (scorekeeper/web/i18n.py); outside a request
+everything here is English."""
 
 from __future__ import annotations
 
 import unicodedata
+
+from flask import has_request_context
+from flask_babel import format_date, get_locale, gettext
+
+from .rules import RuleError, Word
+
+DEFAULT = "en"  # the language outside a request, and of a phone that asks for none we speak
 
 # Bidirectional classes that can reorder the text around them.
 MOVING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
@@ -31,3 +43,75 @@ def needs_isolating(name: str) -> bool:
     right-to-left letter, an Arabic digit or a direction mark, or no left-to-right letter."""
     classes = {unicodedata.bidirectional(ch) for ch in name}
     return bool(classes & MOVING) or "L" not in classes
+
+
+def N_(text: str) -> str:
+    """Mark words for the catalogue that are translated later, where they are shown (a
+    rule's label, defined where no language is known): `pybabel extract -k N_`."""
+    return text
+
+
+def reason(error: Exception, *, where: bool = False) -> str:
+    """Return why the rules or storage refused something, in the page's language.
+
+    A RuleError says it in English with %(name)s slots (scorekeeper/rules/ knows no
+    language); its sentence, and each `Word` put into it, is looked up in the catalogue
+    here, where it is shown. `where` puts its place first, as the import and restore
+    pages do: "round 3, hands.Ann.kings: …".
+    """
+    if not isinstance(error, RuleError):
+        return str(error)
+    words = {key: reason(value, where=True) if isinstance(value, RuleError) else
+             gettext(value) if isinstance(value, Word) else value
+             for key, value in error.words.items()}
+    said = gettext(error.template, **words)
+    if not where:
+        return said
+    place = [gettext("round %(number)s", number=error.round_number)
+             ] if error.round_number is not None else []
+    place += [error.field] if error.field else []
+    return f"{', '.join(place)}: {said}" if place else said
+
+
+def language() -> str:
+    """Return this request's language code ("en" or "es"), for a page and for cache keys."""
+    return str(get_locale() or DEFAULT)
+
+
+def _dated(when, english: str, cldr: str) -> str:
+    """Return a date as English says it (strftime), else in the page's language (a CLDR
+    pattern, through Babel); English outside a request."""
+    if not has_request_context() or language() == "en":
+        return when.strftime(english)
+    return format_date(when, cldr)
+
+
+def day(when) -> str:
+    """Return a day as history names one: "Sat 21 Nov 2026", "sáb 21 nov 2026"."""
+    return _dated(when, "%a %d %b %Y", "EEE d MMM y")
+
+
+def long_day(when) -> str:
+    """Return a day in full: "Saturday 21 November 2026", "sábado, 21 de noviembre de 2026"."""
+    return _dated(when, "%A %d %B %Y", "full")
+
+
+def month(when) -> str:
+    """Return a month and year: "November 2026", "noviembre de 2026"."""
+    return _dated(when, "%B %Y", "LLLL 'de' y")
+
+
+def short_month(when) -> str:
+    """Return a month and year under a chart: "Nov 2026", "nov 2026"."""
+    return _dated(when, "%b %Y", "LLL y")
+
+
+def day_and_month(when) -> str:
+    """Return a day of a month under a chart: "21 Nov", "21 nov"."""
+    return _dated(when, f"{when.day} %b", "d MMM")  # "21", not strftime's "%d" ("07")
+
+
+def decimal(text: str) -> str:
+    """Return a number written with a decimal point ("2.5") as the page's language writes
+    it ("2,5" in Spanish)."""
+    return text if language() == "en" else text.replace(".", ",")

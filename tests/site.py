@@ -4,9 +4,9 @@ walk through, and what scripts/lighthouse.sh serves."""
 
 from __future__ import annotations
 
+from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
-from scorekeeper.models import Player
-from tests.conftest import hand_data, make_app, start_game
+from tests.helpers import hand_data, make_app, start_game
 
 RTL = "دانة"  # a right-to-left name at every table, to see it isolated on every page
 PENALTY = ["Ann", "Ben", RTL]

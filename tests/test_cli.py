@@ -6,10 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scorekeeper.db.models import Game
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
-from tests.conftest import hand_data, start_game
-from tests.test_gamelog import EXAMPLE
+from tests.helpers import EXAMPLE, hand_data, start_game
 
 ROOT = Path(__file__).resolve().parents[1]
 

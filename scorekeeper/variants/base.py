@@ -10,7 +10,7 @@ from typing import Any
 from flask_babel import gettext, ngettext, npgettext
 
 from .. import rules
-from ..i18n import N_
+from ..words import N_
 
 STALEMATE = "stalemate"
 NOBODY = "none"

@@ -12,9 +12,8 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from .. import rules
-from ..i18n import N_, reason
 from ..rules.hands import fewest_cards, hand_problems
-from ..words import capital
+from ..words import N_, capital, reason
 from .base import STALEMATE, Errors, FactLine, Home, read_count, read_seat
 
 CARD_BUTTONS = tuple(range(1, 11))  # 1-10 one tap away; more is typed

@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from scorekeeper.extensions import db
-from tests.conftest import make_app, need, serve
-
-PHONE = {"width": 390, "height": 844}
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--disable-dev-shm-usage"]
-
-pytestmark = pytest.mark.browser
+from tests.browser.helpers import CHROMIUM_FLAGS, PHONE, Taps
+from tests.helpers import make_app, need, serve
 
 
 def _chromium() -> str | None:
@@ -48,21 +40,6 @@ def live_server(tmp_path):
         db.engine.dispose()
 
 
-class Taps:
-    """Counts the taps a person makes, so a test can hold a page to its promise."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def tap(self, selector_or_locator) -> None:
-        """Tap something on the page, as a thumb would."""
-        locator = (self.page.locator(selector_or_locator)
-                   if isinstance(selector_or_locator, str) else selector_or_locator)
-        locator.click()
-        self.count += 1
-
-
 @pytest.fixture
 def phone(browser, live_server):
     """Return (page, taps) on a phone-sized page at the live server."""
@@ -78,14 +55,3 @@ def phone(browser, live_server):
     assert refused == [], "the app's own pages broke its Content-Security-Policy"
 
 
-def shot(page, name: str) -> Path:
-    """Save a screenshot under test-artifacts/ to look at; return its path."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
-
-
-def settled(page) -> None:
-    """Wait until the round form's preview has the server's answer for the last tap."""
-    page.wait_for_selector("#hand-form:not([data-previewing])", state="attached")

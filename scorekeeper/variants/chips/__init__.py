@@ -9,9 +9,9 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ... import rules
-from ...i18n import N_
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
+from ...words import N_
 from ..base import Entry, FactLine, winners_win
 from ..cards import KINGS_LEFT, CardsHome
 from . import live

@@ -7,9 +7,9 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ... import rules
-from ...i18n import N_, reason
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import EVENT_SETTINGS, payout_order
+from ...words import N_, reason
 
 # What the table calls each event, on its button and in the hand's story: English here,
 # in the page's language through `label()` and `kind_word()` (called while a page is drawn).

@@ -12,8 +12,8 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ... import rules
-from ...i18n import N_
 from ...rules.coronation import CORNERS, CORONATION, check_deal, score_deal
+from ...words import N_
 from ..base import NOBODY, Entry, Errors, FactLine, Home, read_seat, seat_of, winners_win
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")

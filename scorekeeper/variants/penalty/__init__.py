@@ -8,8 +8,8 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ... import rules
-from ...i18n import N_, decimal
 from ...rules.penalty import PENALTY, hand_points, to_target
+from ...words import N_, decimal
 from ..base import Entry, FactLine, winners_win
 from ..cards import KINGS_LEFT, CardsHome
 

@@ -1,0 +1,39 @@
+"""SQLite set up for several phones at once, on every connection the app opens."""
+
+from __future__ import annotations
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+
+@event.listens_for(Engine, "connect")
+def _on_sqlite_connect(dbapi_connection, _record) -> None:
+    """Set SQLite up for several phones at once: foreign keys enforced, readers never waiting
+    on the writer (WAL), every commit on disk before it is answered, a writer waiting its
+    turn instead of failing, and transactions begun by SQLAlchemy, not by the driver."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        # The driver would begin a transaction only before a write, so a read then a write
+        # would not be one transaction: SQLAlchemy's "begin" (below) takes that over.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+
+@event.listens_for(Engine, "begin")
+def _on_sqlite_begin(connection) -> None:
+    """Begin SQLite transactions; one that will write takes the write lock at once.
+
+    A transaction that read first and wrote later could otherwise find that another phone
+    wrote in between, and SQLite would refuse it at once ("database is locked") instead of
+    waiting its turn. So every change takes `lock` before it reads what it checks
+    (BEGIN IMMEDIATE: one writer at a time, readers never wait), and only then: a request's
+    body is read and its passcode checked first, so no phone holds the lock while it is
+    still sending, or while a passcode is hashed.
+    """
+    if connection.dialect.name == "sqlite":
+        immediate = connection.get_execution_options().get("write_lock")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,41 @@
+"""One writer at a time per game, and a version that tells phones a game has changed."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+
+from ..extensions import db
+from .models import Game, Seat, table_time
+from .reader import Loaded, read_game
+
+
+def lock(*game_ids: int) -> None:
+    """Take the write lock of these games for the rest of the transaction.
+
+    SQLite: BEGIN IMMEDIATE (one writer at a time, readers go on). PostgreSQL: SELECT ...
+    FOR UPDATE on the games' rows. Whatever the request read before is let go, so the
+    caller reads the games again inside the lock and checks its write against them.
+    """
+    db.session.rollback()
+    db.session.connection(execution_options={"write_lock": True})
+    if db.session.get_bind().dialect.name != "sqlite" and game_ids:
+        db.session.execute(select(Game.id).where(Game.id.in_(game_ids)).order_by(Game.id)
+                           .with_for_update())
+
+
+def locked_game(game_id: int) -> Loaded | None:
+    """Take a game's write lock and return the game read inside it (None if there is none)."""
+    lock(game_id)
+    return read_game(game_id)
+
+
+def touch(*game_ids: int) -> None:
+    """Mark games changed now: "recent games" go by the time, phones by the version."""
+    db.session.execute(update(Game).where(Game.id.in_(game_ids))
+                       .values(updated_at=table_time(), version=Game.version + 1))
+
+
+def games_of(*player_ids: int) -> list[int]:
+    """Return the ids of the games these players sat in."""
+    return list(db.session.scalars(select(Seat.game_id).where(Seat.player_id.in_(player_ids))
+                                   .distinct().order_by(Seat.game_id)))

@@ -1,0 +1,224 @@
+"""Storage only: what was entered at the table. Scores are computed by `rules` when read."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, PrimaryKeyConstraint, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+
+
+def table_time() -> datetime:
+    """Return the current local time of the machine serving the table, as stored.
+
+    The app runs at home, in the table's own time zone: a game played at 21:00 is dated
+    that evening, not the next day as UTC would have it in the Americas.
+    """
+    return datetime.now()
+
+
+class Player(db.Model):
+    """A person on the roster. `name_key` keeps names unique whatever their case."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
+
+
+class Night(db.Model):
+    """A game night: games played close together in time."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(80))
+    notes: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(default=table_time, index=True)
+    games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
+
+
+class Game(db.Model):
+    """One game: its variant and settings, its seats, and the rounds entered."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer_seat: Mapped[int] = mapped_column(default=0)
+    played_on: Mapped[date] = mapped_column(default=lambda: table_time().date())
+    ended: Mapped[bool] = mapped_column(default=False)  # ended by hand
+    night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=table_time, index=True)
+    # Indexed: home lists the games changed last, whatever the history.
+    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time,
+                                                 index=True)
+    # One more with every change, so a phone can ask "anything new since version V?".
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
+
+    night: Mapped[Night | None] = relationship(back_populates="games")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan")
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan")
+    events: Mapped[list[Event]] = relationship(
+        back_populates="game", order_by="(Event.hand_number, Event.seq)",
+        cascade="all, delete-orphan")
+
+    @property
+    def players(self) -> list[Player]:
+        """Return the players in seating order (clockwise)."""
+        return [seat.player for seat in self.seats]
+
+
+class Seat(db.Model):
+    """Where a player sits in a game; seat 0 is the first in clockwise order."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "player_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Round(db.Model):
+    """One hand (a deal in coronation) as entered. `token` makes a resubmit harmless."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    went_out_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    corners: Mapped[list[int | None] | None] = mapped_column(JSON)  # player ids
+    dragon_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
+    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    hands: Mapped[list[HandEntry]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", lazy="selectin")
+
+
+class HandEntry(db.Model):
+    """Cards (and kings among them) one player held when a hand ended."""
+
+    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    cards: Mapped[int]
+    kings: Mapped[int] = mapped_column(default=0)
+    round: Mapped[Round] = relationship(back_populates="hands")
+
+
+class Event(db.Model):
+    """Chips paid during a hand (a pass, a king held, a missed draw), saved as it is tapped.
+
+    Events of hand `hand_number` belong to that round once it is recorded; events of the
+    next hand number are the hand in progress.
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "hand_number", "seq"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    hand_number: Mapped[int]
+    seq: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    kind: Mapped[str] = mapped_column(String(20))
+    token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
+
+    game: Mapped[Game] = relationship(back_populates="events")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class GameResult(db.Model):
+    """A cache of where a game stands, written with every change to it by the same rules.
+
+    Derived, never the truth: `flask --app app results check` recomputes every game and
+    reports a difference, `results rebuild` fills the tables again.
+    """
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    over: Mapped[bool] = mapped_column(default=False)
+    rounds: Mapped[int] = mapped_column(default=0)
+    problem: Mapped[str | None] = mapped_column(Text)  # why the rules refuse the game, if so
+
+
+class ResultSeat(db.Model):
+    """One player's place in a game's cached result: total, place, won, and a sortable key."""
+
+    __table_args__ = (PrimaryKeyConstraint("game_id", "player_id"),)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    total: Mapped[int]
+    place: Mapped[int]  # 1 for the leader, in the order the rules rank the players
+    won: Mapped[bool]  # the game is over and this player won or shared the win
+    standing: Mapped[int]  # lower is better whatever the variant: compares two players
+
+
+class ResultFact(db.Model):
+    """What one player's hands in a game added up to, by fact name (kings left, chips won...)."""
+
+    __table_args__ = (PrimaryKeyConstraint("game_id", "player_id", "fact"),)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    fact: Mapped[str] = mapped_column(String(40))
+    value: Mapped[int]
+
+
+class PlayerTally(db.Model):
+    """One player's figures summed over their games, one row per thing counted.
+
+    `kind` says what is counted and `key` which one: "variant" (finished games and wins),
+    "night" (the same, per night or, for a game outside any night, per day), "versus"
+    (finished games shared with another player, by their id, and who finished ahead),
+    "fact" (a hand fact's total, in `games`) and "unfinished" (games still being played).
+    Each change to a game adds what it changed, in the same transaction, so the roster and
+    a player's page read a few rows whatever the history. Derived from the results cache:
+    `results check` compares it with a fresh count, `results rebuild` fills it again.
+    """
+
+    __table_args__ = (PrimaryKeyConstraint("player_id", "kind", "key"),
+                      # a player's nights in the order played, for the win-rate chart
+                      Index("ix_player_tally_nights", "player_id", "kind", "day", "night_id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(12))
+    key: Mapped[str] = mapped_column(String(40))
+    games: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0)
+    ahead: Mapped[int] = mapped_column(default=0)
+    behind: Mapped[int] = mapped_column(default=0)
+    level: Mapped[int] = mapped_column(default=0)
+    night_id: Mapped[int | None]  # a "night" row's night, None for a day's games
+    day: Mapped[date | None]  # a "night" row's date: the night's start, or the day
+
+
+class Setting(db.Model):
+    """One setting of this install, by name: the table passcode's hash ("passcode").
+
+    Not part of a backup: a backup is the table's games, and restoring one on another
+    install leaves that install's passcode as it was.
+    """
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class UnlockedPhone(db.Model):
+    """A phone that gave the table passcode: the digest of the random key its cookie holds.
+
+    Each phone has a key of its own, kept until it expires, the phone is forgotten on the
+    settings page, or the passcode changes (every row goes). Not part of a backup.
+    """
+
+    __tablename__ = "unlocked_phone"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie's key
+    label: Mapped[str] = mapped_column(String(80))  # what the phone said it is, shortened
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]

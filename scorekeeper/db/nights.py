@@ -1,0 +1,193 @@
+"""Game nights: which night a new game joins, renaming a night, moving a game to another.
+
+A game started within 12 hours of the latest night's last hand joins that night, so a night
+that runs past midnight stays one night; otherwise a new night begins. A game dated another
+day (an imported game log) joins the night of that day, never tonight's.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import date, datetime, time, timedelta
+from functools import cache
+
+from sqlalchemy import bindparam, case, extract, func, or_, select
+
+from .. import rules
+from ..extensions import db
+from . import tallies
+from .models import Game, Night, Round
+
+NIGHT_GAP = timedelta(hours=12)
+NAME_MAX = 80
+NOTES_MAX = 5000
+
+
+def is_live(game: Game) -> bool:
+    """Tell whether a game was played as it was entered (not imported with another date)."""
+    return game.created_at is None or game.played_on == game.created_at.date()
+
+
+def started_at(game: Game) -> datetime:
+    """Return when a game began: when it was entered, or the start of its day if back-dated."""
+    if game.created_at is not None and is_live(game):
+        return game.created_at
+    return datetime.combine(game.played_on, time())
+
+
+def last_hand_at(night: Night) -> datetime:
+    """Return when the night's last hand was recorded, or its start if it has none.
+
+    Hands of a back-dated game are left out: they were stored when it was imported,
+    not when they were played.
+    """
+    rows = db.session.execute(
+        select(Game.played_on, Game.created_at, func.max(Round.created_at))
+        .outerjoin(Round, Round.game_id == Game.id)
+        .where(Game.night_id == night.id).group_by(Game.id, Game.played_on, Game.created_at))
+    last = night.started_at
+    for played_on, created_at, hand_at in rows:
+        if hand_at is not None and created_at is not None and played_on == created_at.date():
+            last = max(last, hand_at)
+    return last
+
+
+def night_for(when: datetime, played_on: date | None = None) -> Night:
+    """Return the night a game started at `when` joins (and played on `played_on`).
+
+    The latest night that began by `when` is joined if its last hand was at most
+    12 hours before; otherwise a new night begins. A game dated another day than
+    `when` joins that day's night instead.
+    """
+    if played_on is not None and played_on != when.date():
+        return night_on(played_on)
+    night = db.session.scalar(select(Night).where(Night.started_at <= when)
+                              .order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
+    if night is not None and when - last_hand_at(night) <= NIGHT_GAP:
+        return night
+    night = Night(started_at=when)
+    db.session.add(night)
+    return night
+
+
+def night_on(day: date) -> Night:
+    """Return the latest night that began on `day` or holds a game played that day, or a new one."""
+    start = datetime.combine(day, time())
+    began_that_day = (Night.started_at >= start) & (Night.started_at < start + timedelta(days=1))
+    night = db.session.scalar(
+        select(Night).where(or_(began_that_day, Night.games.any(Game.played_on == day)))
+        .order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
+    if night is None:
+        night = Night(started_at=start)
+        db.session.add(night)
+    return night
+
+
+def clean_text(raw: str | None, limit: int, field: str, one_line: bool) -> str | None:
+    """Return typed text trimmed (None when empty), or raise RuleError naming the field."""
+    text = unicodedata.normalize("NFC", raw or "")
+    text = " ".join(text.split()) if one_line else text.replace("\r\n", "\n").strip()
+    if len(text) > limit:
+        raise rules.RuleError("can be at most %(limit)s characters, not %(count)s", field,
+                              limit=limit, count=len(text))
+    allowed = {"\n", "\t"} if not one_line else set()
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in allowed
+           for ch in text):
+        raise rules.RuleError("has a character that cannot be shown", field)
+    return text or None
+
+
+def rename(night: Night, name: str | None, notes: str | None) -> None:
+    """Give a night a name and notes (empty clears them); raise RuleError naming the field."""
+    cleaned_name = clean_text(name, NAME_MAX, "name", one_line=True)
+    cleaned_notes = clean_text(notes, NOTES_MAX, "notes", one_line=False)
+    night.name, night.notes = cleaned_name, cleaned_notes
+
+
+def is_empty(night: Night) -> bool:
+    """Tell whether a night holds no game and nothing typed, so it can go."""
+    return not night.games and not night.name and not night.notes
+
+
+def move_game(game: Game, target: Night | None) -> Night:
+    """Move a game to another night, or to a new night of its own when `target` is None.
+
+    The night it leaves is removed if that leaves it with no game, name or notes.
+    Return the night the game is now in.
+    """
+    source = game.night
+    if target is None:
+        target = Night(started_at=started_at(game))
+        db.session.add(target)
+    elif target is source:
+        raise rules.RuleError("the game is already in this night", "night")
+    before = tallies.counted([game.id])
+    game.night = target
+    db.session.flush()
+    tallies.apply(before, tallies.counted([game.id]))  # its night is another now
+    if source is not None and is_empty(source):
+        db.session.delete(source)
+    return target
+
+
+def neighbours(night: Night, each_side: int = 3) -> list[Night]:
+    """Return the nights just before and after this one, newest first (where a game may move)."""
+    newer, older = _neighbours()
+    at = {"started": night.started_at, "id": night.id, "each_side": each_side}
+    return (list(reversed(db.session.scalars(newer, at).all()))
+            + list(db.session.scalars(older, at)))
+
+
+@cache
+def _neighbours():
+    """Return the statements finding the nights after and before one (built once)."""
+    started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
+    newer = (select(Night).where(_shown(), Night.id != night_id, or_(
+        Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
+        .order_by(Night.started_at, Night.id).limit(limit))
+    older = (select(Night).where(_shown(), Night.id != night_id, or_(
+        Night.started_at < started, (Night.started_at == started) & (Night.id < night_id)))
+        .order_by(Night.started_at.desc(), Night.id.desc()).limit(limit))
+    return newer, older
+
+
+def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, int]]:
+    """Return, for each of these nights, how many games it holds and how many of them come
+    no later than `game_id` (which game of its night that one is), in one grouped query."""
+    if not night_ids:
+        return {}
+    return {night_id: (games, int(before or 0)) for night_id, games, before in db.session.execute(
+        select(Game.night_id, func.count(Game.id), func.sum(case((Game.id <= game_id, 1), else_=0)))
+        .where(Game.night_id.in_(night_ids)).group_by(Game.night_id))}
+
+
+@cache
+@cache
+def _shown():
+    """Return the condition for a night to be listed: it holds a game, a name or notes
+    (built once: an EXISTS is slow to build)."""
+    return or_(Night.games.any(), Night.name.is_not(None), Night.notes.is_not(None))
+
+
+@cache
+def listed():
+    """Return the query of the nights history lists, newest first (built once)."""
+    return select(Night).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
+
+
+@cache
+def _years():
+    year = extract("year", Night.started_at)
+    return (select(year, func.count(Night.id)).where(_shown())
+            .group_by(year).order_by(year.desc()))
+
+
+def year_pages(per_page: int) -> tuple[list[tuple[int, int]], int]:
+    """Return each year with nights and the history page its newest night is on, newest
+    first, and how many nights are listed in all."""
+    counts = db.session.connection().execute(_years()).all()
+    pages, before = [], 0
+    for value, count in counts:
+        pages.append((int(value), before // per_page + 1))
+        before += count
+    return pages, before

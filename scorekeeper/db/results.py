@@ -1,0 +1,147 @@
+"""The results cache: each game's standing and its players' figures, kept beside the game.
+
+Written in the same transaction as every change to a game, by the same rules that score
+it, so the roster, player pages and history can read figures with SQL instead of replaying
+every game. It stays derived: `check` recomputes every game and reports a difference,
+`rebuild` fills the tables again from what was entered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from sqlalchemy import delete, select
+
+from .. import rules, variants
+from ..extensions import db
+from . import tallies
+from .models import Game, GameResult, PlayerTally, ResultFact, ResultSeat
+from .reader import Loaded, read_games
+
+BATCH = 200
+
+
+def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
+          outcome: rules.GameResult | Exception) -> tuple[dict, list[dict], list[dict]]:
+    """Return the cache rows of one game: the game's, one per seat, one per fact."""
+    if not isinstance(outcome, rules.GameResult):
+        problem = str(getattr(outcome, "error", outcome))
+        return {"game_id": game_id, "over": False, "rounds": len(core.rounds),
+                "problem": problem}, [], []
+    result = outcome
+    ids = dict(zip(core.players, player_ids))
+    lower = rules.get_variant(core.variant).lower_is_better
+    seats = [{"game_id": game_id, "player_id": ids[name], "total": result.totals[name],
+              "place": place, "won": result.over and name in result.winners,
+              "standing": result.totals[name] if lower else -result.totals[name]}
+             for place, name in enumerate(result.ranking, start=1)]
+    home = variants.get(core.variant)
+    facts = []
+    for name in core.players:
+        counted: Counter[str] = Counter()
+        for rnd, done in zip(core.rounds, result.rounds):
+            counted.update(home.facts(name, rnd, done))
+        facts += [{"game_id": game_id, "player_id": ids[name], "fact": fact, "value": value}
+                  for fact, value in sorted(counted.items()) if value]
+    return ({"game_id": game_id, "over": result.over, "rounds": len(result.rounds),
+             "problem": None}, seats, facts)
+
+
+def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
+          outcome: rules.GameResult | Exception, session=None, tally: bool = True) -> None:
+    """Write one game's cache rows in place of its old ones, and what that changes in its
+    players' tallies (not committed). `tally=False` leaves the tallies to the caller."""
+    session = session or db.session
+    game, seats, facts = _rows(game_id, core, player_ids, outcome)
+    before = tallies.counted([game_id], session) if tally else None
+    for model in (ResultFact, ResultSeat, GameResult):
+        session.execute(delete(model).where(model.game_id == game_id))
+    session.execute(GameResult.__table__.insert(), [game])
+    if seats:
+        session.execute(ResultSeat.__table__.insert(), seats)
+    if facts:
+        session.execute(ResultFact.__table__.insert(), facts)
+    if before is not None:
+        after = tallies.Counted()
+        # Where the game is was read with what it added before, unless it is new.
+        placed = (before.placed.get(game_id)
+                  or tallies.where_games_are([game_id], session)[game_id])
+        after.game(game, seats, facts, *placed)
+        tallies.apply(before, after, session)
+
+
+def store_loaded(game: Loaded, session=None, tally: bool = True) -> None:
+    """Write the cache rows of a game as read (replayed once, if not already)."""
+    store(game.id, game.core, game.player_ids, game.outcome, session, tally)
+
+
+def refresh(game_ids: Iterable[int], session=None, tally: bool = True) -> None:
+    """Read these games again and write their cache rows (not committed)."""
+    for game in read_games(game_ids, session=session).values():
+        store_loaded(game, session, tally)
+
+
+def rebuild(session=None) -> int:
+    """Fill the cache again from what was entered; return how many games it holds."""
+    session = session or db.session
+    for model in (ResultFact, ResultSeat, GameResult, PlayerTally):
+        session.execute(delete(model))
+    ids = list(session.scalars(select(Game.id).order_by(Game.id)))
+    for start in range(0, len(ids), BATCH):
+        refresh(ids[start:start + BATCH], session, tally=False)
+    tallies.rebuild(session)  # all at once: far fewer statements than game by game
+    return len(ids)
+
+
+def _cached(ids: Sequence[int], session) -> dict[int, tuple]:
+    """Return what the cache holds for these games, comparable with `_rows`."""
+    found: dict[int, list] = {}
+    for row in session.execute(select(GameResult).where(GameResult.game_id.in_(ids))).scalars():
+        found[row.game_id] = [{"game_id": row.game_id, "over": row.over, "rounds": row.rounds,
+                               "problem": row.problem}, [], []]
+    for row in session.execute(select(ResultSeat).where(ResultSeat.game_id.in_(ids))).scalars():
+        found.setdefault(row.game_id, [None, [], []])[1].append(
+            {"game_id": row.game_id, "player_id": row.player_id, "total": row.total,
+             "place": row.place, "won": row.won, "standing": row.standing})
+    for row in session.execute(select(ResultFact).where(ResultFact.game_id.in_(ids))).scalars():
+        found.setdefault(row.game_id, [None, [], []])[2].append(
+            {"game_id": row.game_id, "player_id": row.player_id, "fact": row.fact,
+             "value": row.value})
+    return {game_id: _canonical(*rows) for game_id, rows in found.items()}
+
+
+def _canonical(game, seats, facts) -> tuple:
+    """Return cache rows in one order, so two sets of them compare."""
+    return (game, sorted(seats, key=lambda r: r["player_id"]),
+            sorted(facts, key=lambda r: (r["player_id"], r["fact"])))
+
+
+def check(session=None) -> list[str]:
+    """Recompute every game and return each difference from the cache, in words."""
+    session = session or db.session
+    ids = list(session.scalars(select(Game.id).order_by(Game.id)))
+    differences = []
+    count = tallies.Counted()
+    for start in range(0, len(ids), BATCH):
+        batch = ids[start:start + BATCH]
+        cached = _cached(batch, session)
+        where = tallies.where_games_are(batch, session)
+        for game in read_games(batch, session=session).values():
+            rows = _rows(game.id, game.core, game.player_ids, game.outcome)
+            count.game(*rows, *where[game.id])
+            if cached.get(game.id) != _canonical(*rows):
+                what = "missing" if game.id not in cached else "differs"
+                differences.append(f"game {game.id}: the cached result {what}")
+    cached_ids = set(session.scalars(select(GameResult.game_id)))
+    differences += [f"game {gone}: cached, but there is no such game"
+                    for gone in sorted(cached_ids - set(ids))]
+    fresh, kept = tallies.as_rows(count), tallies.stored(session)
+    for key in sorted(fresh.keys() | kept.keys()):
+        if fresh.get(key) != kept.get(key):
+            player, kind, which = key
+            what = ("missing" if key not in kept else
+                    "left over" if key not in fresh else "differs")
+            differences.append(f"player {player}: the {kind} tally {which!r} {what}".replace(
+                " ''", ""))
+    return differences

@@ -1,0 +1,363 @@
+"""The one writer: new games, rounds and events, for recording, editing, import and restore.
+
+Every write is checked by the rules first, on the game as it would stand after it, so
+nothing the rules refuse is ever stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from ..extensions import db
+from ..rules import Word
+from ..rules.seats import rematch_dealer
+from . import nights, results, tallies
+from .locks import touch
+from .models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
+from .players import clean_name, player_for
+from .reader import Loaded, Tap
+
+
+class Conflict(rules.RuleError):
+    """The game moved on since the form was opened (another phone saved first)."""
+
+
+class Taken(Conflict):
+    """The round a form was for was recorded meanwhile (on another phone)."""
+
+    def __init__(self, number: int):
+        super().__init__(Word("hand %(number)s has been recorded already (from another "
+                              "phone?): check the scoreboard"), "number", number=number)
+        self.number = number
+
+
+class Changed(Conflict):
+    """The round a correction was for was changed since the form was opened."""
+
+    def __init__(self, number: int):
+        super().__init__(Word("hand %(number)s was changed since this form was opened (on "
+                              "another phone?)"), "number", number=number)
+        self.number = number
+
+
+def fingerprint(rnd: rules.Round, players: Sequence[str]) -> str:
+    """Return a short digest of what a round holds, to tell whether it changed since.
+
+    Players are named by seat, so renaming one does not look like a change of the round.
+    """
+    def seat(name: str | None) -> int | None:
+        return None if name is None else players.index(name)
+
+    held = sorted((seat(name), hand.cards, hand.kings) for name, hand in rnd.hands.items())
+    said = json.dumps([seat(rnd.went_out), held, [(seat(e.player), e.kind) for e in rnd.events],
+                       [seat(name) for name in rnd.corners], seat(rnd.dragon)])
+    return hashlib.sha1(said.encode()).hexdigest()[:16]
+
+
+def _hands(entry: rules.Round, ids: Mapping[str, int],
+           old: Mapping[int, HandEntry] | None = None) -> list[HandEntry]:
+    """Return the rows of what each player held; the one who went out with nothing is left out."""
+    rows = []
+    for name, hand in entry.hands.items():
+        if name != entry.went_out or hand.cards:
+            # Reuse a player's row: a new one would be inserted before the old one is
+            # deleted, and (round, player) is unique.
+            row = (old or {}).get(ids[name]) or HandEntry(player_id=ids[name])
+            row.cards, row.kings = hand.cards, hand.kings
+            rows.append(row)
+    return rows
+
+
+def _fill(row: Round, entry: rules.Round, ids: Mapping[str, int]) -> Round:
+    """Copy what was entered into a stored round."""
+    row.went_out_id = ids[entry.went_out] if entry.went_out else None
+    row.corners = [ids[name] if name else None for name in entry.corners] or None
+    row.dragon_id = ids[entry.dragon] if entry.dragon else None
+    row.hands = _hands(entry, ids, {h.player_id: h for h in row.hands})
+    return row
+
+
+def _events(number: int, events: Sequence[rules.Event], ids: Mapping[str, int],
+            first_seq: int = 0) -> list[Event]:
+    """Return the rows of a hand's events, in the order they happened."""
+    return [Event(hand_number=number, seq=seq, player_id=ids[e.player], kind=e.kind)
+            for seq, e in enumerate(events, start=first_seq)]
+
+
+def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
+    """Return where a game stands, or the rules' refusal (a game kept to be repaired)."""
+    try:
+        return rules.play(core)
+    except rules.RuleError as error:
+        return error
+
+
+def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
+             created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
+             waiting: Sequence[rules.Event] = (),
+             result: rules.GameResult | None = None, tally: bool = True) -> Game:
+    """Store a checked game whole: seats, rounds with their events, the hand in progress,
+    and its cached result (`result` when the caller has played it already). `tally=False`
+    leaves the players' tallies to the caller (a restore counts them all at the end)."""
+    ids = {name: player.id for name, player in zip(core.players, players)}
+    created = created_at or table_time()
+    game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
+                first_dealer_seat=core.players.index(core.first_dealer) if core.players else 0,
+                night=night, played_on=played_on, created_at=created)
+    game.seats = [Seat(seat=i, player_id=p.id) for i, p in enumerate(players)]
+    for number, rnd in enumerate(core.rounds, start=1):
+        at = recorded_at[number - 1] if recorded_at else created
+        game.rounds.append(_fill(Round(number=number, created_at=at, updated_at=at, hands=[]),
+                                 rnd, ids))
+        game.events.extend(_events(number, rnd.events, ids))
+    game.events.extend(_events(len(core.rounds) + 1, waiting, ids))
+    # The last change the game knows of; "recent games" lists go by it.
+    game.updated_at = max([created] + [row.created_at for row in game.rounds])
+    db.session.add(game)
+    db.session.flush()
+    results.store(game.id, core, [p.id for p in players],
+                  _outcome(core) if result is None else result, tally=tally)
+    return game
+
+
+def create_game(variant: str, settings: dict[str, Any], names: list[str], first_dealer_seat: int,
+                played_on: date | None = None, rounds: Sequence[rules.Round] = (),
+                ended: bool = False) -> Game:
+    """Check and add a new game (or an imported one) to tonight's night; not committed."""
+    spec = rules.get_variant(variant)
+    resolved = spec.resolve_settings(settings)
+    cleaned = [clean_name(name, f"players[{i}]") for i, name in enumerate(names)]
+    if not 0 <= first_dealer_seat < max(len(cleaned), 1):
+        raise rules.RuleError("the first dealer must be one of the players", "first_dealer")
+    core = rules.Game(variant, tuple(cleaned), cleaned[first_dealer_seat] if cleaned else "",
+                      resolved, tuple(rounds), ended)
+    result = rules.play(core)
+    # Seat by seat: a roster name may differ in case from the one typed.
+    players = [player_for(name) for name in cleaned]
+    now = table_time()
+    played_on = played_on or now.date()
+    return add_game(core, players, played_on=played_on, night=nights.night_for(now, played_on),
+                    result=result)
+
+
+def rematch(game: Loaded) -> tuple[Game, bool]:
+    """Start a rematch of a game: the same seats and rules, the deal passed on; not committed.
+
+    Return (the game, True), or (the rematch started already, False) when there is one not
+    yet played, started since this game last changed: a second tap, or another phone's,
+    opens that one instead of starting a second. The caller holds this game's write lock.
+    """
+    last = game.result.rounds[-1].dealer if game.result.rounds else None
+    seat = game.players.index(rematch_dealer(game.players, game.core.first_dealer, last))
+    started = db.session.scalars(
+        select(Game).where(Game.id > game.id, Game.variant == game.variant,
+                           Game.first_dealer_seat == seat, Game.created_at >= game.updated_at,
+                           ~Game.rounds.any(), ~Game.events.any())
+        .options(selectinload(Game.seats)).order_by(Game.id))
+    for other in started:
+        if ([row.player_id for row in other.seats] == list(game.player_ids)
+                and other.settings == game.settings and not other.ended):
+            return other, False
+    return create_game(game.variant, dict(game.settings), list(game.players), seat), True
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what the pages and chips.js make
+
+
+def once_only(token: str | None) -> str | None:
+    """Return a form's once-only token, or None for one the app never makes (too long, a
+    NUL byte...): such a form is saved as one without a token, never answered with a 500."""
+    return token if isinstance(token, str) and TOKEN.fullmatch(token) else None
+
+
+def round_with_token(token: str | None) -> Round | None:
+    """Return the round a record-hand form with this once-only token saved, if any."""
+    token = once_only(token)
+    return db.session.scalar(select(Round).where(Round.token == token)) if token else None
+
+
+def record_round(game: Loaded, number: int, entry: rules.Round, token: str | None) -> Round:
+    """Check and store the next round; a token seen before returns the round it saved."""
+    token = once_only(token)
+    seen = round_with_token(token)
+    if seen is not None:
+        return seen
+    if game.ended:
+        raise Conflict("this game was ended; reopen it to record another hand", "number")
+    if number != game.next_number:
+        raise Taken(number)
+    entry = rules.Round(entry.went_out, entry.hands, game.waiting_events(), entry.corners,
+                        entry.dragon)
+    after = game.with_rounds(game.core.rounds + (entry,))
+    result = rules.play(after)  # the game's one replay: it checks the hand and fills the cache
+    row = _fill(Round(game_id=game.id, number=number, token=token or None, hands=[]), entry,
+                game.ids)
+    db.session.add(row)
+    touch(game.id)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise Taken(number) from None
+    results.store(game.id, after, game.player_ids, result)
+    return row
+
+
+def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = None) -> Round:
+    """Check and store a changed past round; totals after it are recomputed when read.
+
+    `was` is the round's fingerprint when the correction was opened: a round changed since
+    (on another phone) is not overwritten blindly.
+    """
+    if not 1 <= number < game.next_number:
+        raise Conflict("there is no hand %(number)s in this game", "number", number=number)
+    if was and was != fingerprint(game.core.rounds[number - 1], game.players):
+        raise Changed(number)
+    rounds = list(game.core.rounds)
+    entry = rules.Round(entry.went_out, entry.hands, rounds[number - 1].events, entry.corners,
+                        entry.dragon)
+    rounds[number - 1] = entry
+    after = game.with_rounds(rounds)
+    result = rules.play(after)
+    row = db.session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number)
+                            .options(selectinload(Round.hands)))
+    _fill(row, entry, game.ids)
+    row.updated_at = table_time()
+    touch(game.id)
+    results.store(game.id, after, game.player_ids, result)
+    return row
+
+
+def delete_last_round(game: Loaded, keep_taps: bool = False) -> int | None:
+    """Delete the last round and its events; return its number, or None if there was none.
+
+    `keep_taps` keeps the round's own events: they are the hand in progress again (an undo).
+    """
+    number = len(game.core.rounds)
+    if not number:
+        return None
+    row = db.session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
+    db.session.delete(row)
+    # Taps of the hand after it go too: they would otherwise land in the re-entered hand.
+    db.session.execute(delete(Event).where(Event.game_id == game.id,
+                                           Event.hand_number >= number + keep_taps))
+    touch(game.id)
+    after = game.with_rounds(game.core.rounds[:-1])
+    results.store(game.id, after, game.player_ids, _outcome(after))
+    return number
+
+
+def undo_round(game: Loaded, number: int, token: str | None, word: str = "hand") -> int:
+    """Take back round `number`, just saved by the record form with this once-only token,
+    only while it is still the game's last round; return its number.
+
+    Its taps (chips) go back to the hand in progress, to be saved with it again. Checked
+    inside the game's write lock, in the transaction that deletes: an undo that comes too
+    late (another phone recorded the next round, or tapped in it) or twice (a double tap)
+    raises Conflict saying why, and changes nothing.
+    """
+    played = len(game.core.rounds)
+    token = once_only(token)
+    row = round_with_token(token) if token else None
+    if row is None or row.game_id != game.id or row.number != number:
+        if number > played:
+            raise Conflict("%(round)s %(number)s was undone already (or deleted on another "
+                           "phone): nothing more was deleted", "number", round=Word(word),
+                           number=number)
+        raise Conflict("%(round)s %(number)s was deleted and recorded again since (on another "
+                       "phone?), so nothing was undone", "number", round=Word(word),
+                       number=number)
+    if number != played:
+        raise Conflict("%(round)s %(number)s is no longer the last: %(round)s %(played)s was "
+                       "recorded since (on another phone?), so nothing was undone", "number",
+                       round=Word(word), number=number, played=played)
+    if game.waiting:
+        raise Conflict("a tap was saved in %(round)s %(next)s since (on another phone?), so "
+                       "%(round)s %(number)s was not undone: undo the tap first, or correct "
+                       "%(round)s %(number)s with ✎", "number", round=Word(word),
+                       number=number, next=number + 1)
+    delete_last_round(game, keep_taps=True)
+    return number
+
+
+def set_ended(game: Loaded, ended: bool) -> None:
+    """End a game by hand (the best totals win now), or undo that."""
+    db.session.execute(update(Game).where(Game.id == game.id).values(ended=ended))
+    touch(game.id)
+    after = game.with_rounds(game.core.rounds, ended=ended)
+    results.store(game.id, after, game.player_ids, _outcome(after))
+
+
+def delete_game(game: Loaded) -> None:
+    """Delete a game with every hand in it; its players' tallies lose what it added."""
+    before = tallies.counted([game.id])
+    db.session.delete(db.session.get(Game, game.id))
+    db.session.flush()
+    tallies.apply(before, tallies.Counted())
+
+
+def _check_number(game: Loaded, number: int) -> None:
+    """Refuse a tap meant for a hand that is no longer the one in progress."""
+    if number != game.next_number:
+        raise Conflict("hand %(number)s is not being played now (hand %(next)s is, saved "
+                       "from another phone?), so this tap was not recorded", "number",
+                       number=number, next=game.next_number)
+
+
+def event_with_token(token: str | None) -> Event | None:
+    """Return the event a tap with this once-only token saved, if any."""
+    token = once_only(token)
+    return db.session.scalar(select(Event).where(Event.token == token)) if token else None
+
+
+def add_tap(game: Loaded, number: int, player: str, kind: str, token: str | None) -> Event:
+    """Check and store one event of the hand in progress; a token seen before changes nothing."""
+    token = once_only(token)
+    seen = event_with_token(token)
+    if seen is not None:
+        return seen
+    _check_number(game, number)
+    events = game.waiting_events() + (rules.Event(player, kind),)
+    try:
+        rules.get_variant(game.variant).live(game.core, events)
+    except rules.RuleError as error:
+        field = (error.field or "").split(".")[-1]
+        error.field = field if field in ("kind", "player") else "events"
+        raise error.at_round(number) from None
+    seq = db.session.scalar(select(Event.seq).where(Event.game_id == game.id,
+                                                    Event.hand_number == number)
+                            .order_by(Event.seq.desc()).limit(1))
+    row = Event(game_id=game.id, hand_number=number, seq=0 if seq is None else seq + 1,
+                player_id=game.ids[player], kind=kind, token=token or None)
+    db.session.add(row)
+    touch(game.id)
+    db.session.flush()
+    return row
+
+
+def undo_tap(game: Loaded, number: int, event_id: int | None) -> Tap | None:
+    """Remove the last event of the hand in progress; None when it was undone already.
+
+    `event_id` is the event the undo button showed, so a double tap undoes only one.
+    """
+    _check_number(game, number)
+    taps = game.waiting
+    if not taps or (event_id is not None and all(tap.id != event_id for tap in taps)):
+        return None
+    last = taps[-1]
+    if event_id is not None and last.id != event_id:
+        raise Conflict("someone tapped since (another phone?), so nothing was undone: "
+                       "check the last tap and undo again", "undo")
+    db.session.execute(delete(Event).where(Event.id == last.id))
+    touch(game.id)
+    return last

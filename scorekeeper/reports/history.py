@@ -1,0 +1,197 @@
+"""History as the pages show it: what a night is called, and each night's games summed up.
+
+Read from the results cache with SQL: a page of history replays no game, and the list of
+nights reads only what it shows (counts and winners per night, grouped by the database).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import bindparam, case, func, select
+
+from ..db.models import Game, GameResult, Night, Player, ResultSeat, Seat
+from ..extensions import db
+from ..words import day
+
+
+def label(night: Night | NightRow) -> str:
+    """Return what a night is called: its name, else its date, e.g. "Sat 21 Nov 2026"."""
+    return night.name or day(night.started_at)
+
+
+@dataclass(frozen=True)
+class NightRow:
+    """A night as read, apart from the session: pages keep these between requests."""
+
+    id: int
+    started_at: datetime
+    name: str | None
+    notes: str | None
+
+    @classmethod
+    def of(cls, night: Night) -> NightRow:
+        """Return what pages show of a stored night."""
+        return cls(night.id, night.started_at, night.name, night.notes)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in a game as the cache keeps it."""
+
+    name: str
+    total: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game of a night as history lists it: standings, winners, over or not."""
+
+    id: int
+    variant: str
+    settings: dict[str, Any]
+    rounds: int
+    over: bool
+    problem: str | None
+    standings: tuple[Standing, ...]  # in place order
+    played_on: date | None = None
+    players: tuple[str, ...] = ()  # in seat order
+    night_id: int | None = None
+
+    @property
+    def readable(self) -> bool:
+        """Tell whether the rules accept the game as stored."""
+        return self.problem is None
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Return who won, once the game is over."""
+        return tuple(s.name for s in self.standings if s.won)
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """A night as the history list shows it."""
+
+    night: NightRow
+    players: tuple[str, ...]
+    games: tuple[GameSummary, ...]
+    wins: tuple[tuple[str, int], ...]  # (name, games won), most first
+    unfinished: int
+    broken: int = 0  # games the rules refuse as stored: they need repair
+
+
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """A night as the list of nights shows it: who played, how many games, who won."""
+
+    night: NightRow
+    players: tuple[str, ...]  # in order of first seat
+    games: int
+    wins: tuple[tuple[str, int], ...]  # (name, games won), most first
+    unfinished: int
+    broken: int
+
+
+# The list of nights' statements, built once; the nights shown are bound when they run.
+_SHOWN = bindparam("nights", expanding=True)
+_READABLE = GameResult.problem.is_(None) & GameResult.game_id.is_not(None)
+GAME_COUNTS = (
+    select(Game.night_id, func.count(Game.id),
+           func.sum(case((_READABLE & GameResult.over.is_(False), 1), else_=0)),
+           func.sum(case((_READABLE, 0), else_=1)))
+    .outerjoin(GameResult, GameResult.game_id == Game.id)
+    .where(Game.night_id.in_(_SHOWN)).group_by(Game.night_id))
+# A player's first seat of the night: the first game they sat in, then the seat.
+_FIRST = func.min(Game.id * 1000 + Seat.seat)
+PLAYERS = (select(Game.night_id, Player.name).join(Seat, Seat.game_id == Game.id)
+           .join(Player, Player.id == Seat.player_id).where(Game.night_id.in_(_SHOWN))
+           .group_by(Game.night_id, Player.id, Player.name).order_by(Game.night_id, _FIRST))
+WINS = (select(Game.night_id, Player.name, func.count())
+        .join(ResultSeat, ResultSeat.game_id == Game.id)
+        .join(Player, Player.id == ResultSeat.player_id)
+        .where(Game.night_id.in_(_SHOWN), ResultSeat.won)
+        .group_by(Game.night_id, Player.id, Player.name))
+
+
+def night_lines(shown: Sequence[Night]) -> list[NightLine]:
+    """Return the lines of several nights in three grouped queries, whatever their size."""
+    ids = {"nights": [night.id for night in shown]}
+    counts = {row[0]: row[1:] for row in db.session.connection().execute(GAME_COUNTS, ids)}
+    players: dict[int, list[str]] = defaultdict(list)
+    for night_id, name in db.session.connection().execute(PLAYERS, ids):
+        players[night_id].append(name)
+    won: dict[int, Counter[str]] = defaultdict(Counter)
+    for night_id, name, count in db.session.connection().execute(WINS, ids):
+        won[night_id][name] = count
+    lines = []
+    for night in shown:
+        games, unfinished, broken = counts.get(night.id, (0, 0, 0))
+        order = players[night.id]
+        ranked = sorted(won[night.id].items(), key=lambda item: (-item[1], order.index(item[0])))
+        lines.append(NightLine(NightRow.of(night), tuple(order), games, tuple(ranked),
+                               int(unfinished or 0), int(broken or 0)))
+    return lines
+
+
+def summarise(night: Night) -> NightSummary:
+    """Return a night's players (in order of first seat), games with results, and who won."""
+    found = summaries(Game.night_id == night.id)
+    return summary_of(night, [found[game_id] for game_id in sorted(found)])
+
+
+def summaries(which) -> dict[int, GameSummary]:
+    """Return the games `which` picks (a condition on Game, or ids) as lists show them,
+    from the results cache, in three queries."""
+    if not hasattr(which, "compile"):
+        which = Game.id.in_(list(which))
+    rows = db.session.execute(
+        select(Game.id, Game.variant, Game.settings, Game.played_on, Game.night_id,
+               GameResult.rounds, GameResult.over, GameResult.problem)
+        .outerjoin(GameResult, GameResult.game_id == Game.id).where(which)).all()
+    ids = [row.id for row in rows]
+    seated: dict[int, list[str]] = defaultdict(list)
+    for game_id, name in db.session.execute(
+            select(Seat.game_id, Player.name).join(Player)
+            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
+        seated[game_id].append(name)
+    standings: dict[int, list[Standing]] = defaultdict(list)
+    for game_id, name, total, won in db.session.execute(
+            select(ResultSeat.game_id, Player.name, ResultSeat.total, ResultSeat.won)
+            .join(Player, Player.id == ResultSeat.player_id)
+            .where(ResultSeat.game_id.in_(ids)).order_by(ResultSeat.game_id, ResultSeat.place)):
+        standings[game_id].append(Standing(name, total, won))
+    found = {}
+    for row in rows:
+        # A game with no cached result yet is shown as needing a look, never as a crash.
+        problem = row.problem if row.over is not None else "its result is not cached yet"
+        found[row.id] = GameSummary(row.id, row.variant, row.settings, row.rounds or 0,
+                                    bool(row.over), problem, tuple(standings[row.id]),
+                                    row.played_on, tuple(seated[row.id]), row.night_id)
+    return found
+
+
+def summary_of(night: Night, games: Sequence[GameSummary]) -> NightSummary:
+    """Return the summary of a night from its games' cached results."""
+    players: dict[str, None] = {}
+    wins: Counter[str] = Counter()
+    unfinished = broken = 0
+    for game in games:
+        players.update(dict.fromkeys(game.players))
+        if not game.readable:
+            broken += 1
+        elif game.over:
+            wins.update(game.winners)
+        else:
+            unfinished += 1
+    order = list(players)
+    ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
+    return NightSummary(NightRow.of(night), tuple(players), tuple(games), tuple(ranked),
+                        unfinished, broken)

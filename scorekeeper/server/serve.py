@@ -1,0 +1,191 @@
+"""Serve the app on every interface and say where to open it: with waitress over plain HTTP,
+or with `--https` (`make run HTTPS=1`) with cheroot over TLS, on the table's own certificate."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import click
+from flask import current_app
+from flask.cli import FlaskGroup
+from waitress import serve
+
+from .. import create_app
+from ..config import Unwritable
+from . import tls
+from .network import lan_addresses
+
+THREADS = 8
+# Room for a table of phones and for whatever a stranger on the Wi-Fi holds open. waitress
+# reads a whole request (headers and body) in its I/O thread before a worker runs the app,
+# so a slow phone holds a connection, never a worker; poll() is not capped at 1,024 sockets.
+CONNECTIONS = 1000
+WAITRESS = {"threads": THREADS, "connection_limit": CONNECTIONS, "asyncore_use_poll": True,
+            "channel_timeout": 60, "cleanup_interval": 10, "ident": "kings-corners"}
+# cheroot (HTTPS) reads a request in a worker thread: the pool grows while none is idle, up
+# to this many, so slow connections cannot take every worker; each read waits at most
+# READ_TIMEOUT seconds for a byte.
+HTTPS_THREADS = 400
+READ_TIMEOUT = 10
+
+
+def room_for_connections() -> None:
+    """Let the process hold CONNECTIONS sockets: raise its soft file limit to its hard one."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = CONNECTIONS + 100
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (
+                wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+    except (ImportError, ValueError, OSError):
+        pass  # not on this system: the system's own limit stands
+
+
+def settle() -> None:
+    """Set aside what loading the app made, for the cycle collector.
+
+    It lives as long as the server, so the collector need not walk it again on every
+    pass; a ten-year backup builds about a fifth faster.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def tls_folder(app, given: str | None = None) -> Path:
+    """Return where the table's certificates are kept: instance/tls unless told."""
+    return Path(given) if given else Path(app.instance_path) / "tls"
+
+
+def extra_names(app) -> list[str]:
+    """Return the host names the app is told it is reached by (PUBLIC_URL, TRUSTED_HOSTS)."""
+    names = [h for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()]
+    if app.config.get("PUBLIC_URL"):
+        names.append(urlsplit(app.config["PUBLIC_URL"]).hostname or "")
+    return names
+
+
+def https_server(app, host: str, port: int, folder: Path):
+    """Return a cheroot server for the app over TLS on the certificate in `folder`, made
+    there first if need be, and what was made.
+
+    waitress, which serves plain HTTP, has no TLS; cheroot (CherryPy's server: pure Python,
+    threaded like waitress, well kept) wraps its connections with Python's own ssl module.
+    """
+    from cheroot import wsgi
+    from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+    made = tls.ensure(folder, extra_names(app))
+    app.config["TLS_FOLDER"] = str(folder)
+    app.config["SESSION_COOKIE_SECURE"] = True  # the session cookie is never sent in clear
+    from cheroot.workers.threadpool import ThreadPool
+
+    class Growing(ThreadPool):
+        """cheroot's pool, grown by a worker whenever a connection comes and no idle worker
+        is left for it (idle ones may already be spoken for by connections waiting)."""
+
+        def put(self, obj):
+            if self.idle <= self._queue.qsize() and len(self._threads) < self.max:
+                # Started, not waited for (grow() would hold the accepting thread 0.1 s).
+                self._threads.append(self._spawn_worker())
+            super().put(obj)
+
+    server = wsgi.Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
+                         server_name="kings-corners", request_queue_size=64,
+                         timeout=READ_TIMEOUT)
+    server.requests = Growing(server, min=THREADS, max=HTTPS_THREADS)
+    server.ssl_adapter = BuiltinSSLAdapter(str(made.files.cert), str(made.files.key))
+    return server, made
+
+
+def banner(scheme: str, port: int) -> list[str]:
+    """Return the lines that say where to open the app."""
+    here = "localhost" if scheme == "https" else "127.0.0.1"
+    lines = [f"  On this machine:  {scheme}://{here}:{port}/"]
+    lines += [f"  On a phone on the same Wi-Fi:  {scheme}://{address}:{port}/"
+              for address in lan_addresses()]
+    return lines
+
+
+def run(app, host: str, port: int, https: bool = False, folder: str | None = None) -> None:
+    """Print where to open the app, then serve it until stopped."""
+    room_for_connections()
+    data = f"  Its data (database, secret key, certificates): {app.instance_path}"
+    if not https:
+        settle()
+        print("\nKings Corners Scorekeeper is running.\n" + "\n".join(banner("http", port)))
+        print(data + "\nPress Ctrl+C to stop.\n", flush=True)
+        serve(app, host=host, port=port, **WAITRESS)
+        return
+    server, made = https_server(app, host, port, tls_folder(app, folder))
+    settle()
+    phone = lan_addresses()[0] if lan_addresses() else "localhost"
+    print("\nKings Corners Scorekeeper is running over HTTPS.\n"
+          + "\n".join(banner("https", port)))
+    print(f"  A phone's first visit: trust the table's certificate once, from\n"
+          f"    https://{phone}:{port}/trust   (docs/https.md)\n"
+          f"  Its fingerprint (SHA-256): {tls.fingerprint(made.files.ca)}")
+    if made.new_ca:
+        print(f"  A new certificate authority was made in {made.files.folder}: "
+              "each phone trusts it once.")
+    if made.left_out:
+        print(f"  Left out of the certificate (outside what the authority may vouch for): "
+              f"{', '.join(made.left_out)}. To cover them, delete {made.files.folder} and "
+              "trust the new authority on each phone again.")
+    print(data + "\nPress Ctrl+C to stop.\n", flush=True)
+    try:
+        server.safe_start()
+    finally:
+        server.stop()
+
+
+@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True,
+             add_version_option=False, load_dotenv=False)
+def main() -> None:
+    """Kings Corners Scorekeeper. `kings-corners serve` upgrades the database and serves the
+    app; every other command is the app's own (`kings-corners backup`, `results check`...).
+
+    Its data (the database, secret key and certificates) is kept in the folder named by
+    INSTANCE_PATH, else instance/ in a checkout, else <environment>/var/scorekeeper-instance.
+    """
+
+
+@main.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--https", is_flag=True, help="Serve over HTTPS, on a certificate made on the "
+                                            "first run.")
+@click.option("--tls-folder", help="Where the certificates are kept (default: instance/tls).")
+def serve_command(host: str, port: int, https: bool, tls_folder: str | None) -> None:
+    """Upgrade the database, then serve the app on every interface."""
+    from flask_migrate import upgrade
+
+    upgrade()
+    run(current_app._get_current_object(), host, port, https, tls_folder)
+
+
+def serve_only(argv: list[str] | None = None) -> None:
+    """`python -m scorekeeper.server.serve`: serve a database already upgraded."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--https", action="store_true",
+                        help="serve over HTTPS, on a certificate made on the first run")
+    parser.add_argument("--tls-folder", help="where the certificates are kept "
+                                             "(default: instance/tls)")
+    args = parser.parse_args(argv)
+    try:
+        app = create_app()
+    except Unwritable as error:  # a read-only disk, another user's folder: one line, exit 1
+        error.show()
+        raise SystemExit(error.exit_code) from None
+    run(app, args.host, args.port, args.https, args.tls_folder)
+
+
+if __name__ == "__main__":
+    serve_only()

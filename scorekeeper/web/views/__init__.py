@@ -1,0 +1,1 @@
+"""The blueprints, one module each; scorekeeper/web/__init__.py registers them."""

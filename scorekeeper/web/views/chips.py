@@ -1,0 +1,113 @@
+"""The live pot of a chips game on the web: tap a pass or a penalty, undo the last tap."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
+
+from ... import rules
+from ...db import add_tap, undo_tap
+from ...db.writer import event_with_token
+from ...extensions import csrf, db
+from ...variants.chips import HOME
+from ...variants.chips.live import kind_word, label
+from ..forms import ConfirmForm, TapForm, UndoForm
+from ..pages import expired, game_or_404, game_view, locked_or_404, refusal
+
+bp = Blueprint("chips", __name__, url_prefix="/games/<int:game_id>/chips")
+bp.add_app_template_global(kind_word)
+PARTIAL = "X-Live-Panel"  # header sent by chips.js: answer with the panel, not a redirect
+
+
+def _answer(game_id: int, error: str | None = None):
+    """Answer a tap: the panel for chips.js, else back to the scoreboard (422 on an error)."""
+    status = 422 if error else 200
+    game = game_or_404(game_id)  # read again: the tap changed it
+    if request.headers.get(PARTIAL):
+        return _panel(game, error), status
+    if error is None:
+        return redirect(url_for("games.scoreboard", game_id=game.id, _anchor="live"))
+    view = game_view(game)
+    if view["live"] is None:
+        flash(error)  # no live pot to show it in: the game is over
+    return render_template("scoreboard.html", form=ConfirmForm(), live_error=error,
+                           **view), status
+
+
+def _expired(game_id: int):
+    """Answer a tap whose form had expired: nothing was saved."""
+    message = expired(again="tap again")
+    if request.headers.get(PARTIAL):
+        return _answer(game_id, message)
+    flash(message)
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor="live"))
+
+
+@bp.route("/events", methods=["POST"])
+@csrf.exempt  # checked below, so a stale page is answered with the live pot, not an error page
+def tap(game_id: int):
+    """Record one pass, king held or missed draw in the hand in progress."""
+    form = TapForm()
+    if not form.validate_on_submit():
+        if "csrf_token" in form.errors:
+            return _expired(game_id)
+        if "player" in form.errors:
+            return _answer(game_id, gettext("There is no player at seat %(seat)s, so nothing "
+                                            "was saved.",
+                                            seat=repr(request.form.get("player", ""))))
+        return _answer(game_id, gettext("That tap could not be read, so nothing was saved: tap "
+                                        "again."))
+    token = form.token.data or None
+    game = locked_or_404(game_id)
+    try:
+        seat = form.player.data
+        if seat is None or seat >= len(game.players):
+            raise rules.RuleError("there is no player at seat %(seat)s", "player",
+                                  seat=repr(str(seat)))
+        add_tap(game, form.number.data or 0, game.players[seat], form.kind.data or "", token)
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        return _answer(game_id, refusal(error))
+    except IntegrityError:
+        # Two phones tapped at once: the same tap twice is saved once, two taps need a retry.
+        db.session.rollback()
+        if event_with_token(token) is None:
+            return _answer(game_id, gettext("Another phone tapped at the same moment: tap "
+                                            "again."))
+    return _answer(game_id)
+
+
+@bp.route("/undo", methods=["POST"])
+@csrf.exempt  # checked below, as for a tap
+def undo(game_id: int):
+    """Take back the last event of the hand in progress."""
+    form = UndoForm()
+    if not form.validate_on_submit():
+        if "csrf_token" in form.errors:
+            return _expired(game_id)
+        return _answer(game_id, gettext("That undo could not be read, so nothing was undone."))
+    game = locked_or_404(game_id)
+    try:
+        undone = undo_tap(game, form.number.data or 0, form.event.data)
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        return _answer(game_id, refusal(error))
+    if undone is not None and not request.headers.get(PARTIAL):
+        flash(gettext("Undone: %(name)s, %(what)s.", name=undone.player,
+                      what=label(undone.kind).lower()))
+    return _answer(game_id)
+
+
+@bp.route("/live")
+def panel(game_id: int):
+    """Show the live pot alone, for a phone that refreshes it while the hand goes on."""
+    return _panel(game_or_404(game_id))
+
+
+def _panel(game, error: str | None = None) -> str:
+    """Render the live pot alone."""
+    return render_template("variants/chips/live.html", game=game, live=HOME.live(game),
+                           live_error=error)

@@ -1,0 +1,154 @@
+"""Start a game, show its scoreboard, end, reopen or delete it."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext
+
+from ... import rules, variants
+from ...db import create_game, delete_game, lock, set_ended, version_of
+from ...db import rematch as start_rematch
+from ...db.players import roster
+from ...extensions import csrf, db
+from ...rules.seats import rematch_dealer
+from ...words import N_, capital, reason
+from ..forms import ConfirmForm, NewGameForm
+from ..pages import error_summary, expired, game_or_404, game_view, locked_or_404
+from ..passcode import asks
+from .setup import MAX_SEATS, check_new_game, input_for, new_game_inputs, read_new_game
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
+# This form checks its own CSRF token, so an expired one is answered on the form,
+# keeping what was typed, instead of with the bare CSRF error page.
+@csrf.exempt
+def new():
+    """Pick players, seats, first dealer, variant and settings; start the game."""
+    form = NewGameForm()
+    errors = variants.Errors()
+    if form.validate_on_submit():
+        wanted = read_new_game(request.form, errors)
+        check_new_game(request.form, wanted, errors)  # every refusal at once
+        if not errors:
+            try:
+                lock()
+                game = create_game(wanted.variant, wanted.settings, wanted.names,
+                                   wanted.first_dealer_seat)
+                db.session.commit()
+                return redirect(url_for("games.scoreboard", game_id=game.id))
+            except rules.RuleError as error:
+                db.session.rollback()
+                errors.add(input_for(error, wanted), capital(reason(error)))
+    elif request.method == "POST":
+        errors.add("general", expired())
+    inputs = new_game_inputs()
+    summary = error_summary(errors.by_input,
+                            lambda name: inputs.index(name) + 1 if name in inputs else 0,
+                            inputs.__contains__)
+    open_rules = {home.name for home in variants.homes()
+                  if any(name.startswith(f"rules-{home.name}-") for name in errors.by_input)}
+    return render_template("new_game.html", form=form, errors=errors.by_input,
+                           values=request.form, roster=roster(), seats=range(MAX_SEATS),
+                           homes=variants.homes(), summary=summary, open_rules=open_rules,
+                           focus=summary[0]["anchor"] if summary else ""), 422 if errors else 200
+
+
+@bp.route("/<int:game_id>/version")
+def version(game_id: int):
+    """Answer a phone asking "anything new since version V?": 204 when nothing is."""
+    now = version_of(game_id)
+    if now is None:
+        abort(404)
+    if request.args.get("since", type=int) == now:
+        response = current_app.response_class(status=204)
+    else:
+        response = jsonify(version=now)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/<int:game_id>")
+def scoreboard(game_id: int):
+    """Show standings, the hand-by-hand table, who deals next, and the winner once over."""
+    game = game_or_404(game_id)
+    result = game.result
+    rematch = None
+    if result.over:  # who deals first in a rematch: the deal passes on
+        rematch = rematch_dealer(game.players, game.core.first_dealer,
+                                 result.rounds[-1].dealer if result.rounds else None)
+    return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
+                           **game_view(game, watching=request.args.get("watch") == "1"))
+
+
+@bp.route("/<int:game_id>/rematch", methods=["POST"])
+def rematch(game_id: int):
+    """Start a rematch of a finished game: same seats and rules, the deal passed on."""
+    if not ConfirmForm().validate_on_submit():
+        flash(expired("started", "tap Rematch again"))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    game = locked_or_404(game_id)
+    if not game.result.over:
+        flash(gettext("This game is not over yet, so there is no rematch to start."))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    try:
+        new, started = start_rematch(game)
+        db.session.commit()
+    except rules.RuleError as error:  # a seat renamed into a clash meanwhile, say
+        db.session.rollback()
+        flash(gettext("The rematch could not start: %(why)s.", why=reason(error)))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    dealer = new.players[new.first_dealer_seat].name
+    flash(gettext("Rematch! %(name)s deals first.", name=dealer) if started
+          else gettext("The rematch had started already (another tap or phone): here it is."))
+    return redirect(url_for("games.scoreboard", game_id=new.id))
+
+
+def _set_ended(game_id: int, ended: bool, said: str):
+    """Mark a game ended by hand (or not), then go back to its scoreboard."""
+    if ConfirmForm().validate_on_submit():
+        game = locked_or_404(game_id)
+        set_ended(game, ended)
+        db.session.commit()
+        flash(gettext(said))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+@bp.route("/<int:game_id>/end", methods=["POST"])
+def end(game_id: int):
+    """End a game by hand: the best total(s) win now."""
+    return _set_ended(game_id, True, N_("Game ended."))
+
+
+@bp.route("/<int:game_id>/reopen", methods=["POST"])
+def reopen(game_id: int):
+    """Undo ending a game by hand."""
+    return _set_ended(game_id, False, N_("Game reopened."))
+
+
+@bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
+def delete(game_id: int):
+    """Ask, then delete a game and every hand in it."""
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        delete_game(locked_or_404(game_id))
+        db.session.commit()
+        flash(gettext("Game deleted."))
+        return redirect(url_for("main.home"))
+    game = game_or_404(game_id)
+    error = expired("deleted") if request.method == "POST" else None
+    return render_template("delete_game.html", game=game, form=form, error=error,
+                           home=variants.get(game.variant)), 400 if error else 200

@@ -1,0 +1,169 @@
+"""History: game nights newest first, a night's games, a game's chart; CSV export; moving."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from types import SimpleNamespace
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from markupsafe import Markup
+
+from ... import rules
+from ...db import Loaded, lock, nights, stamp, touch
+from ...db.models import Game, Night
+from ...extensions import db
+from ...reports import csv_export, history
+from ...words import capital, reason
+from ...words import month as month_of
+from ..forms import ConfirmForm, MoveGameForm, NightForm
+from ..pages import expired, game_or_404, game_view, locked_or_404, refusal
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+PER_PAGE = 20
+
+
+@bp.app_template_filter("night_label")
+def night_label(night: Night) -> str:
+    """Return a night's name, else its date."""
+    return history.label(night)
+
+
+@bp.route("/")
+def index():
+    """List the game nights, newest first, a page at a time, grouped by month."""
+    page = request.args.get("page", 1, type=int)
+    listing = stamp.kept(("history", page), lambda: _listing(page))
+    if listing is None:
+        abort(404)
+    return render_template("history/index.html", listing=listing)
+
+
+def _listing(page: int) -> Markup | None:
+    """Read and draw a page of the list of nights (None if there is no such page), kept
+    until anything is written."""
+    years, total = nights.year_pages(PER_PAGE)
+    if not 1 <= page <= max(1, -(-total // PER_PAGE)):
+        return None
+    found = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
+                        count=False)
+    found.total = total  # the years' counts add up to it: no second count of every night
+    summaries = history.night_lines(found.items)
+    months = [(month, list(group)) for month, group in
+              groupby(summaries, key=lambda s: month_of(s.night.started_at))]
+    pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
+                            has_prev=found.has_prev, prev_num=found.prev_num,
+                            has_next=found.has_next, next_num=found.next_num)
+    return Markup(render_template("history/_listing.html", pages=pages, months=months,
+                                  years=years))
+
+
+def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
+    """Render a night: its games' final standings and the name-and-notes form."""
+    summary, games = stamp.kept(("night", night.id), lambda: _night_games(night))
+    return render_template("history/night.html", summary=summary, games=games, form=form,
+                           errors=errors, label=history.label(night)), status
+
+
+def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
+    """Read a night's summary and draw its games, kept until anything is written."""
+    summary = history.summarise(night)
+    return summary, Markup(render_template("history/_night_games.html", summary=summary))
+
+
+@bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
+def night(night_id: int):
+    """Show a night's games; rename it or change its notes."""
+    if request.method == "POST":
+        lock()  # read again inside the write lock, then renamed
+    found = db.get_or_404(Night, night_id)
+    form = NightForm(obj=found) if request.method == "GET" else NightForm()
+    errors: dict[str, str] = {}
+    if form.validate_on_submit():
+        try:
+            nights.rename(found, form.name.data, form.notes.data)
+            db.session.commit()
+            flash(gettext("Night saved."))
+            return redirect(url_for("history.night", night_id=found.id))
+        except rules.RuleError as error:
+            db.session.rollback()
+            field = error.field or "name"
+            label = {"name": gettext("Name"), "notes": gettext("Notes")}.get(field, capital(field))
+            errors[field] = f"{label} {reason(error)}."
+    elif request.method == "POST":
+        errors["name"] = expired(again="save again")
+    return _night_page(found, form, errors, 422 if errors else 200)
+
+
+def _move_form(offered: Sequence[history.NightRow], formdata=None) -> MoveGameForm:
+    """Return the move form offering these nights."""
+    form = MoveGameForm(formdata=formdata)
+    form.night.choices = [(str(other.id), history.label(other)) for other in offered]
+    form.night.choices.append(("new", "A night of its own"))
+    return form
+
+
+def _offered(night: Night | None) -> list[history.NightRow]:
+    """Return the nights a game of this night may move to."""
+    return [history.NightRow.of(other) for other in nights.neighbours(night)] if night else []
+
+
+def _whereabouts(game: Loaded) -> dict:
+    """Read the game's night, the nights it may move to with their game counts, and which
+    game of its night it is, apart from the session, so it is kept until anything is written."""
+    night_ = db.session.get(Night, game.night_id) if game.night_id else None
+    offered = _offered(night_)
+    shown = [other.id for other in offered] + ([night_.id] if night_ else [])
+    counts = nights.game_counts(shown, game.id)  # theirs, and this game's place in its own
+    return {"night": night_ and history.NightRow.of(night_),
+            "night_label": history.label(night_) if night_ else None,
+            "number": counts[night_.id][1] if night_ else None, "neighbours": offered,
+            "counts": {night_id: games for night_id, (games, _) in counts.items()}}
+
+
+def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):
+    """Render a game's page: result, chart, hand by hand, exports, and moving it."""
+    where = stamp.kept(("game page", game.id), lambda: _whereabouts(game))
+    return render_template(
+        "history/game.html", form=ConfirmForm(), move_form=form or _move_form(where["neighbours"]),
+        move_error=error, **where, **game_view(game)), 422 if error else 200
+
+
+@bp.route("/games/<int:game_id>")
+def game(game_id: int):
+    """Show one game from history: winners, chart, hand by hand, exports."""
+    return _game_page(game_or_404(game_id))
+
+
+@bp.route("/games/<int:game_id>/move", methods=["POST"])
+def move(game_id: int):
+    """Move a game to another night, or to a night of its own."""
+    found = locked_or_404(game_id)
+    row = db.session.get(Game, found.id)
+    form = _move_form(_offered(row.night), request.form)
+    if not form.validate_on_submit():
+        if "csrf_token" in form.errors:
+            return _game_page(found, form, expired("moved"))
+        return _game_page(found, form, gettext("Choose the night to move this game to."))
+    target = None if form.night.data == "new" else db.session.get(Night, int(form.night.data))
+    try:
+        target = nights.move_game(row, target)
+        touch(found.id)
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        return _game_page(found, form, refusal(error))
+    flash(gettext("Game moved to %(night)s.", night=history.label(target)))
+    return redirect(url_for("history.night", night_id=target.id))
+
+
+@bp.route("/games/<int:game_id>/export.csv")
+def game_csv(game_id: int):
+    """Download a game as CSV: a row per hand and player."""
+    found = game_or_404(game_id)
+    body = csv_export.to_csv(found.core, found.result)
+    filename = f"kings-corners-game-{found.id}-{found.played_on.isoformat()}.csv"
+    # The byte-order mark lets spreadsheet programs read accented names as UTF-8.
+    return Response("\ufeff" + body, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

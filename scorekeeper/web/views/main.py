@@ -1,0 +1,139 @@
+"""Home: the game in progress, a new game, recent games."""
+
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
+from sqlalchemy import select
+
+from ... import variants
+from ...db import Unreadable, read_game, read_games, stamp
+from ...db.models import Game, GameResult
+from ...extensions import db
+from ...reports import history
+from ...words import N_, language, reason
+from ..forms import HandForm
+
+bp = Blueprint("main", __name__)
+RECENT = 8
+# The manifest's words, said in the phone's language when it asks (N_: marked here).
+NAME = N_("Kings Corners Scorekeeper")
+DESCRIPTION = N_("The score of tonight's Kings Corners game on every phone at the table: "
+                 "penalty points, a chip pot or the two-player coronation game.")
+
+
+@bp.route("/")
+def home():
+    """Show the game in progress first, then the latest games."""
+    return render_template("home.html", **stamp.kept(("home",), _home))
+
+
+def _home() -> dict:
+    """Read and draw the games home shows, kept until anything is written."""
+    ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
+                             .limit(RECENT + 4)).all()
+    listed = history.summaries(ids)
+    games = [(listed[i], variants.get(listed[i].variant)) for i in ids if i in listed]
+    broken = [(g, home) for g, home in games if not g.readable]
+    recent = [(g, home) for g, home in games if g.readable and g.over][:RECENT]
+    # Only the games still being played are read and replayed: who deals next.
+    going = [g.id for g, _ in games if g.readable and not g.over][:3]
+    loaded = read_games(going)
+    in_progress = [(loaded[i], variants.get(loaded[i].variant)) for i in going
+                   if i in loaded and loaded[i].readable]
+    return {"games": Markup(render_template("_home_games.html", in_progress=in_progress,
+                                            recent=recent, broken=broken))}
+
+
+@bp.route("/watch")
+def watch():
+    """Open the game being played, else the last one, watch-only: for a TV or onlookers.
+
+    Its page has no buttons and follows the game; once the game is over it comes back here
+    now and then, so the screen moves on to the next game when one starts.
+    """
+    latest = (select(Game.id).outerjoin(GameResult, GameResult.game_id == Game.id)
+              .order_by(Game.updated_at.desc(), Game.id.desc()).limit(1))
+    game_id = (db.session.scalar(latest.where(GameResult.over.is_(False)))
+               or db.session.scalar(latest))
+    if game_id is None:
+        return render_template("watch_empty.html")
+    return redirect(url_for("games.scoreboard", game_id=game_id, watch=1))
+
+
+@bp.route("/manifest.webmanifest")
+def manifest():
+    """Describe the app to a phone's "Add to Home Screen": a name, icons, its own window."""
+    from ..pages import asset_url
+
+    icons = [{"src": asset_url(f"icons/{kind}-{size}.png"), "sizes": f"{size}x{size}",
+              "type": "image/png", "purpose": purpose}
+             for kind, purpose in (("icon", "any"), ("maskable", "maskable"))
+             for size in (192, 512)]
+    response = jsonify(name=gettext(NAME), short_name="Kings Corners",
+                       description=gettext(DESCRIPTION), lang=language(), dir="ltr",
+                       start_url=url_for("main.home"), scope="/",
+                       display="standalone", orientation="portrait",
+                       background_color="#11161d", theme_color="#11161d", icons=icons)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "no-cache"
+    # In the phone's language, as a page is: a cache keeps one copy per language.
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
+
+
+@bp.route("/healthz")
+def healthz():
+    """Answer a liveness probe."""
+    return {"ok": True}
+
+
+@bp.app_errorhandler(CSRFError)
+def expired_form(error):
+    """Explain a refused form (its token was missing or stale) instead of a bare 400."""
+    return render_template("error.html", title=gettext("This page had expired"),
+                           message=gettext("Nothing was saved. Go back, reload the page and "
+                                           "try again.")), 400
+
+
+@bp.app_errorhandler(Unreadable)
+def needs_repair(error: Unreadable):
+    """Show a game the rules refuse on its own pages, with the way to repair it."""
+    game = read_game(error.game_id)
+    return render_template("repair.html", game=game, home=variants.get(game.variant),
+                           problem=reason(error.error, where=True),
+                           form=HandForm(formdata=None)), 409
+
+
+@bp.app_errorhandler(413)
+def too_big(error):
+    """Say what was too big and how big it may be; nothing was read or written."""
+    limits = {"logs.import_game": (gettext("A game log"), "LOG_MAX_BYTES",
+                                   url_for("logs.import_game")),
+              "backup.restore": (gettext("A backup"), "RESTORE_MAX_BYTES",
+                                 url_for("backup.page"))}
+    what, key, back = limits.get(request.endpoint,
+                                 (gettext("A form"), "MAX_CONTENT_LENGTH", "/"))
+    limit = current_app.config[key]
+    size = f"{limit / 1024 ** 2:g} MB" if limit >= 1024 ** 2 else f"{limit // 1024 or 1} KB"
+    return render_template(
+        "error.html", title=gettext("Too big"),
+        message=gettext("Nothing was read or saved. %(what)s can be at most %(size)s; this "
+                        "one is bigger.", what=what, size=size), back=back), 413
+
+
+@bp.app_errorhandler(404)
+def not_found(error):
+    """Say plainly that there is nothing here."""
+    return render_template("error.html", title=gettext("Not found"),
+                           message=gettext("There is nothing here: the game may have been "
+                                           "deleted.")), 404

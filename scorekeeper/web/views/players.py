@@ -1,0 +1,141 @@
+"""The roster and each player's page: statistics, head-to-head, rename, merge."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask_babel import gettext, ngettext
+from markupsafe import Markup
+
+from ... import rules
+from ...db import lock, stamp
+from ...db import players as stored
+from ...db.locks import games_of
+from ...db.models import Player
+from ...extensions import db
+from ...reports import players as roster
+from ...reports import stats
+from ...reports.charts import line_chart
+from ...words import day_and_month, decimal, language, reason, short_month
+from ..bidi import bdi
+from ..forms import MergeForm, RenameForm
+from ..pages import expired, refusal, unconfirmed
+from ..passcode import asks
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+@bp.route("", endpoint="roster")
+def list_players():
+    """List everyone on the roster with their finished games and wins."""
+    listed = stamp.kept(("roster",), lambda: Markup(render_template(
+        "players/_roster_list.html", players=stored.roster(), record=roster.records(),
+        empty=stats.Record())))
+    return render_template("players/roster.html", listed=listed)
+
+
+def _page(player: Player, form: RenameForm, error: str | None = None):
+    """Render a player's page, with the rename form as typed and its error, if any."""
+    figures, others = stamp.kept(("player", player.id), lambda: (
+        roster.player_stats(player), stored.anyone_else(player)))
+    return render_template(
+        "players/player.html", player=player, stats=figures, form=form, error=error,
+        chart=_chart(figures.form, player.name, figures.nights),
+        merge_candidates=others), 422 if error else 200
+
+
+def _chart(points, name: str, nights: int) -> Markup | None:
+    """Return the player's win rate after each night as an SVG line chart, drawn once for
+    the same points (the chart is a function of them, the name and the count alone)."""
+    if len(points) < 2:
+        return None
+    return current_app.extensions["drawn"].get(
+        ("form chart", name, nights, tuple(points), language()),
+        lambda: _draw(points, name, nights))
+
+
+def _draw(points, name: str, nights: int) -> Markup:
+    # A date under the first point of each month only, so the axis stays readable.
+    days = [short_month(day) if len(points) > 24 else day_and_month(day) for day, _ in points]
+    labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
+    rates = [round(rate, 1) for _, rate in points]
+    return line_chart({gettext("Win rate %"): rates}, 100, labels=labels,
+                      title=gettext("%(name)s's win rate", name=name),
+                      desc=gettext("%(name)s's win rate after each of %(nights)s game nights, "
+                                   "from %(first)s%% to %(last)s%%.", name=name, nights=nights,
+                                   first=decimal(f"{rates[0]:g}"),
+                                   last=decimal(f"{rates[-1]:g}")),
+                      x_label=gettext("game nights, oldest first"),
+                      target_label=gettext("won every game"),
+                      chart_id="form-chart")
+
+
+@bp.route("/<int:player_id>")
+def player(player_id: int):
+    """Show a player's statistics, best night and head-to-head."""
+    player = db.get_or_404(Player, player_id)
+    return _page(player, RenameForm(formdata=None, name=player.name))
+
+
+@bp.route("/<int:player_id>/rename", methods=["POST"])
+def rename(player_id: int):
+    """Give a player a new name; their games and statistics stay with them."""
+    player = db.get_or_404(Player, player_id)
+    form = RenameForm()
+    if not form.validate_on_submit():
+        return _page(player, form, expired())
+    lock(*games_of(player.id))  # their games show the new name: one writer at a time
+    old = player.name
+    try:
+        stored.rename(player, form.name.data or "")
+        db.session.commit()
+    except rules.RuleError as error:
+        db.session.rollback()
+        return _page(player, form, gettext("Name: %(why)s", why=reason(error)))
+    if old != player.name:
+        flash(gettext("%(old)s is now called %(new)s.", old=old, new=player.name))
+    return redirect(url_for("players.player", player_id=player.id))
+
+
+@bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
+@asks  # a phone without the table passcode is asked for it first
+def merge(player_id: int):
+    """Pick a duplicate roster entry and fold it into this player."""
+    player = db.get_or_404(Player, player_id)
+    others = [(p, stored.games_of(p)) for p in stored.roster() if p.id != player.id]
+    form = MergeForm()
+    form.other.choices = [(p.id, bdi(p.name) + " · " + ngettext("%(num)d game", "%(num)d games",
+                                                               games))
+                          for p, games in others]
+    error = None
+    if form.validate_on_submit():
+        chosen = dict(form.other.choices)[form.other.data]
+        asked = unconfirmed(
+            gettext("Merge %(other)s into %(name)s?", other=chosen, name=player.name),
+            gettext("Merge into %(name)s", name=player.name),
+            url_for("players.player", player_id=player.id),
+            gettext("Its games, hands, chips and corners move over to %(name)s, and it leaves "
+                    "the roster. This cannot be undone.", name=player.name))
+        if asked is not None:
+            return asked
+        lock(*games_of(player.id, form.other.data))
+        other = db.session.get(Player, form.other.data)
+        if other is None or db.session.get(Player, player_id) is None:
+            flash(gettext("That entry was merged or changed on another phone meanwhile: look "
+                          "again."))
+            return redirect(url_for("players.roster"))
+        name = other.name
+        try:
+            moved = stored.merge(player, other)
+            db.session.commit()
+            flash(ngettext("%(old)s merged into %(new)s: %(num)d game moved over.",
+                           "%(old)s merged into %(new)s: %(num)d games moved over.", moved,
+                           old=name, new=player.name))
+            return redirect(url_for("players.player", player_id=player.id))
+        except rules.RuleError as refused:
+            db.session.rollback()
+            error = refusal(refused)
+    elif form.is_submitted():
+        error = (expired("merged") if "csrf_token" in form.errors
+                 else gettext("Tap the entry to fold into this one."))
+    return render_template("players/merge.html", player=player, form=form,
+                           error=error), 422 if error else 200

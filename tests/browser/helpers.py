@@ -1,0 +1,163 @@
+"""What the browser tests share: a phone-sized page, screenshots, and the taps that start and
+play a game of each variant. Fixtures are in conftest.py."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+PHONE = {"width": 390, "height": 844}
+
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--disable-dev-shm-usage"]
+
+
+class Taps:
+    """Counts the taps a person makes, so a test can hold a page to its promise."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, selector_or_locator) -> None:
+        """Tap something on the page, as a thumb would."""
+        locator = (self.page.locator(selector_or_locator)
+                   if isinstance(selector_or_locator, str) else selector_or_locator)
+        locator.click()
+        self.count += 1
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot under test-artifacts/ to look at; return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def settled(page) -> None:
+    """Wait until the round form's preview has the server's answer for the last tap."""
+    page.wait_for_selector("#hand-form:not([data-previewing])", state="attached")
+
+
+def start_penalty(page, taps, names, target=None):
+    """Open the app, start a penalty game with these players by tapping and typing."""
+    page.goto("/")
+    taps.tap("text=New game")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=seat-{seat}]", name)
+    if target:
+        taps.tap(f"#new-game [data-variant=penalty] label.tap:has-text('{target}')")
+    taps.tap("button:has-text('Start game')")
+    page.wait_for_selector("#record-hand")
+
+
+def totals(page) -> dict[str, int]:
+    """Read the standings as a person would: name and total."""
+    rows = page.locator(".standings li")
+    out = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        out[row.locator(".name").inner_text()] = int(row.locator(".total").inner_text())
+    return out
+
+
+def start_chips(page, taps, names, preset="House", start_chips=None):
+    """Open the app and start a chips game by typing names and tapping the rules."""
+    page.goto("/")
+    taps.tap("text=New game")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=seat-{seat}]", name)
+    taps.tap(page.locator("label.tap").filter(has_text="Chip pot"))
+    rules = page.locator("#new-game .settings[data-variant=chips]")
+    taps.tap(rules.locator("label.tap").filter(has_text=preset))
+    if start_chips:  # the set's rules are folded away: open them to change one
+        taps.tap(rules.locator("details.more-rules > summary"))
+        rules.locator("input[name='rules-chips-start_chips-other']").fill(str(start_chips))
+    taps.tap("button:has-text('Start game')")
+    page.wait_for_selector("#live")
+
+
+def pot(page) -> int:
+    """Read the pot as a person would: the big number."""
+    return int(page.locator("#live [data-pot]").inner_text())
+
+
+def key(page, name, label="Pass"):
+    """Return a player's key in the live pot."""
+    return page.locator(f"#live .live-player[data-name='{name}'] .tapkey").filter(has_text=label)
+
+
+def until(page, check, seconds: float = 10) -> None:
+    """Wait until `check` (a JavaScript function, run as the test's own code, not the
+    page's: the app's Content-Security-Policy forbids the page evaluating strings)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(check):
+        assert time.monotonic() < deadline, f"still not so after {seconds} s: {check}"
+        page.wait_for_timeout(50)
+
+
+def saved(page):
+    """Wait until no tap is waiting to be sent."""
+    until(page, "() => !localStorage.length || Object.keys(localStorage).every("
+                "k => localStorage.getItem(k) === '[]')")
+    page.wait_for_selector("#live [data-live-status]:empty", state="attached")
+
+
+def record_cards(page, taps, went_out, cards):
+    """Record the hand: who went out, then each other player's cards (a number or (n, kings))."""
+    taps.tap("#record-hand")
+    taps.tap(page.locator("[data-went-out] label.tap").filter(has_text=went_out))
+    for name, held in cards.items():
+        count, kings = held if isinstance(held, tuple) else (held, 0)
+        box = page.locator(f".player[data-name='{name}']")
+        taps.tap(box.locator(".taps.cards label.tap").filter(has_text=str(count)).first)
+        if kings:
+            taps.tap(box.locator(".taps.kings label.tap").filter(has_text=str(kings)))
+
+
+def start_coronation(page, taps, names=("Ann", "Ben"), deals_to_win=None):
+    """Open the app and start a coronation match by typing names and tapping the game."""
+    page.goto("/")
+    taps.tap("text=New game")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=seat-{seat}]", name)
+    taps.tap(page.locator("label.tap").filter(has_text="Coronation"))
+    if deals_to_win:
+        taps.tap(f"#new-game [data-variant=coronation] label.tap:has-text('{deals_to_win}')")
+    taps.tap("button:has-text('Start game')")
+
+
+def tap_deal(page, taps, corners, dragon):
+    """Tap who crowned each corner (a name or "Nobody") and who slew the dragon."""
+    for index, who in enumerate(corners):
+        row = page.locator(f".deal-row[data-corner='{index}']")
+        taps.tap(row.locator("label.tap").filter(has_text=who))
+    taps.tap(page.locator(".deal-dragon label.tap").filter(has_text=dragon))
+
+
+def other_phone(browser, live_server):
+    """Open a second phone at the table: a browser context with no cookie of the first."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, base_url=live_server)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
+def unlock(page, passcode: str) -> None:
+    """Give the passcode on the page that asks for it (one field, one button)."""
+    page.wait_for_selector("text=Table passcode")
+    page.fill("input[name=unlock_passcode]", passcode)
+    page.click("button:has-text('Unlock this phone')")
+
+
+def controlled(page) -> None:
+    """Wait until the service worker is installed and controls the page."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller"
+                           " && navigator.serviceWorker.controller.state === 'activated'")

@@ -1,0 +1,381 @@
+"""What many tests share: an app on a fresh database, a real server, the forms a phone posts,
+and a few games and histories to play with. Fixtures are in conftest.py; no test module
+imports another."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.request
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from flask_migrate import upgrade
+from hypothesis import strategies as st
+from sqlalchemy import create_engine, text
+
+from scorekeeper import create_app, rules
+from scorekeeper.db import add_game
+from scorekeeper.db.models import Night
+from scorekeeper.db.players import player_for
+from scorekeeper.extensions import db
+from scorekeeper.reports.stats import played
+from scorekeeper.rules import Event, Game, Hand, Round
+
+ROOT = Path(__file__).resolve().parents[1]  # the checkout
+PACKAGE = ROOT / "scorekeeper"
+WEB = PACKAGE / "web"  # its templates/, static/ and translations/
+
+NAMES = ("Ann", "Ben", "Cy", "Zoë")  # fill(): four players, every week
+FRI, SAT = date(2026, 11, 20), date(2026, 11, 21)  # two_nights()
+PENALTY = rules.get_variant("penalty").resolve_settings({"target": 1000})
+PENALTY_25 = rules.get_variant("penalty").resolve_settings({})
+HOUSE = rules.get_variant("chips").resolve_settings({"preset": "house", "start_chips": 3})
+JAX = rules.get_variant("chips").resolve_settings({"preset": "jax"})
+CORONATION = rules.get_variant("coronation").resolve_settings({"deals_to_win": 2})
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def need(condition: bool, what: str) -> None:
+    """Skip when something the test needs is missing here; in CI, fail instead."""
+    if not condition:
+        if IN_CI:
+            pytest.fail(f"CI=true and {what} is missing")
+        pytest.skip(f"{what} is missing")
+
+
+def make_app(path, csrf: bool = False):
+    """Return an app on an empty SQLite file at `path`, CSRF protection on or off."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": csrf,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+def serve(app, threads: int = 4):
+    """Serve an app with waitress on a free loopback port; return (server, base URL)."""
+    import socket
+    import threading
+
+    from waitress.server import create_server
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    from scorekeeper.server.serve import WAITRESS
+
+    server = create_server(app, host="127.0.0.1", port=port, **{**WAITRESS, "threads": threads})
+    threading.Thread(target=server.run, daemon=True).start()
+    return server, f"http://127.0.0.1:{port}"
+
+
+def disposed(app):
+    """Yield the app, then close its database connections (for a fixture)."""
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def csrf_token(html: str) -> str:
+    """Return the CSRF token of a page's form."""
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def form_token(html: str) -> str:
+    """Return the once-only token of a record-hand page."""
+    return re.search(r'name="token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def alerts(html: str) -> list[str]:
+    """Return the error messages a page shows."""
+    return re.findall(r'role="alert">([^<]+)<', html)
+
+
+def start_game(client, names=("Ann", "Ben", "Cy"), dealer=0, variant="penalty", **rules) -> int:
+    """Start a game through the new-game form; return its id."""
+    data = {"variant": variant, "dealer": str(dealer)}
+    for seat, name in enumerate(names):
+        data[f"seat-{seat}"] = name
+    for key, value in rules.items():
+        data[f"rules-{variant}-{key}"] = str(value)
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, alerts(response.get_data(as_text=True))
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def store_log(core, played_on=None):
+    """Store a checked game log's game (gamelog.parse(...).game) as a new game; not committed."""
+    from scorekeeper.db import create_game
+
+    return create_game(core.variant, dict(core.settings), list(core.players),
+                       core.players.index(core.first_dealer), played_on, rounds=core.rounds,
+                       ended=core.ended)
+
+
+def hand_data(players, went_out=None, hands=None, number=1, token=None) -> dict:
+    """Return the record-hand form data for a hand: hands maps name -> cards or (cards, kings)."""
+    data = {"number": str(number), "token": token or f"t-{number}-{os.urandom(4).hex()}",
+            "went_out": "stalemate" if went_out is None else str(players.index(went_out))}
+    for name, held in (hands or {}).items():
+        cards, kings = held if isinstance(held, tuple) else (held, 0)
+        seat = players.index(name)
+        data[f"cards-{seat}" if cards <= 10 else f"cards_more-{seat}"] = str(cards)
+        data[f"kings-{seat}"] = str(kings)
+    return data
+
+
+def schema_drift(engine) -> list:
+    """Return what autogenerate would add to a migration: [] when the models match."""
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, db.metadata)
+
+
+def migrated_app(url: str):
+    """Return an app on `url`, upgraded to the newest migration."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        upgrade()
+    return app
+
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def emptied_app():
+    """Return an app on an emptied PostgreSQL schema, upgraded by the migrations (skip, or in
+    CI fail, without TEST_DATABASE_URL)."""
+    need(bool(PG_URL), "TEST_DATABASE_URL (a PostgreSQL server to test against)")
+    engine = create_engine(PG_URL)
+    with engine.begin() as connection:  # a rerun starts from nothing, whatever was left
+        connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    app = migrated_app(PG_URL)
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_https(tmp_path: Path, folder: Path) -> tuple[subprocess.Popen, int, str]:
+    """Start `python -m scorekeeper.server.serve --https` (what `make run HTTPS=1` runs) on a free
+    port; return the process, the port and what it printed once it answers."""
+    port = free_port()
+    if not (tmp_path / "https.sqlite").exists():
+        disposed_app(tmp_path / "https.sqlite")  # the tables, as `make run` migrates them
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'https.sqlite'}",
+           "SECRET_KEY": "test", "PYTHONUNBUFFERED": "1"}
+    out = open(tmp_path / f"serve-{port}.log", "w+")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.server.serve", "--https", "--host", "127.0.0.1",
+         "--port", str(port), "--tls-folder", str(folder)],
+        cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            out.seek(0)
+            pytest.fail(f"the HTTPS server stopped: {out.read()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("the HTTPS server did not start within 30 s")
+    out.seek(0)
+    return process, port, out.read()
+
+
+def disposed_app(path: Path) -> None:
+    app = make_app(path)
+    with app.app_context():
+        db.engine.dispose()
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def trusting(ca: Path) -> ssl.SSLContext:
+    """A client that trusts nothing but the table's certificate authority."""
+    return ssl.create_default_context(cafile=str(ca))  # given a file: that file only
+
+
+P = ["Ann", "Ben", "Cy"]
+
+
+class Phone:
+    """A phone with its own session: a CSRF token from the hand form, and its cookies."""
+
+    def __init__(self, connect):
+        self.connect = connect
+        self.cookies: dict[str, str] = {}
+
+    def send(self, method: str, path: str, data: dict | None = None):
+        connection = self.connect()
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if data is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            body = urllib.parse.urlencode(data)
+        connection.request(method, path, body, headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        connection.close()
+        return response.status, text
+
+    def token(self, path: str) -> str:
+        _, html = self.send("GET", path)
+        return re.search(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', html).group(1)
+
+    def save(self, game_id: int, number: int) -> tuple[int, float]:
+        """Record hand `number` with this phone's token; return (status, seconds taken)."""
+        data = hand_data(P, "Ann", {"Ben": 2, "Cy": 1}, number=number)
+        data["csrf_token"] = self.token(f"/games/{game_id}/hands/new")
+        started = time.perf_counter()
+        status, _ = self.send("POST", f"/games/{game_id}/hands/new", data)
+        return status, time.perf_counter() - started
+
+    def save_hands(self, game_id: int, numbers) -> list[float]:
+        """Record hands one after another, each saved (302); return the seconds each took."""
+        took = []
+        for number in numbers:
+            status, seconds = self.save(game_id, number)
+            assert status == 302, status
+            took.append(seconds)
+        return took
+
+
+# The example of docs/gamelog.md: a king and two other cards left cost Ann 10 + 2 = 12.
+EXAMPLE = {
+    "format": "kings-corners-game/1", "variant": "penalty", "rules": {"target": 50},
+    "players": ["Ann", "Ben", "Cy"], "first_dealer": "Ann", "played_on": "2026-11-21",
+    "ended": False,
+    "rounds": [
+        {"went_out": "Ben", "hands": {"Ann": {"cards": 3, "kings": 1}, "Cy": {"cards": 5}}},
+        {"went_out": None, "hands": {"Ann": {"cards": 2}, "Ben": {"cards": 4},
+                                     "Cy": {"cards": 2, "kings": 1}}},
+    ],
+}
+
+
+def deal_data(corners, dragon, number=1, players=("Ann", "Ben")) -> dict:
+    """Return the record-deal form data: corners and dragon as names or None for nobody."""
+    seat = {None: "none", **{name: str(i) for i, name in enumerate(players)}}
+    data = {"number": str(number), "token": f"deal-{number}-{corners}-{dragon}",
+            "dragon": seat[dragon]}
+    for index, who in enumerate(corners):
+        data[f"corner-{index}"] = seat[who]
+    return data
+
+
+# What a phone may send: a hand (valid or not), a correction, a delete, end, reopen, a tap.
+cards = st.integers(min_value=1, max_value=9)
+kings = st.integers(min_value=0, max_value=2)
+hand = st.fixed_dictionaries({"went_out": st.sampled_from(["0", "1", "2", "stalemate"]),
+                              "cards": st.lists(st.tuples(cards, kings), min_size=3,
+                                                max_size=3)})
+deal = st.fixed_dictionaries({"corners": st.lists(st.sampled_from(["0", "1", "none"]),
+                                                  min_size=4, max_size=4),
+                              "dragon": st.sampled_from(["0", "1", "none"])})
+
+
+def form(variant: str, drawn_hand: dict, drawn_deal: dict, number: int) -> dict:
+    """Return the round form a phone would post for what was drawn."""
+    if variant == "coronation":
+        data = {f"corner-{i}": who for i, who in enumerate(drawn_deal["corners"])}
+        data["dragon"] = drawn_deal["dragon"]
+    else:
+        data = {"went_out": drawn_hand["went_out"]}
+        for seat, (count, king) in enumerate(drawn_hand["cards"]):
+            if str(seat) != drawn_hand["went_out"]:  # the one who went out holds nothing
+                data[f"cards-{seat}"], data[f"kings-{seat}"] = str(count), str(min(king, count))
+    return {**data, "number": str(number), "token": ""}
+
+
+def fill(app, nights: int, hands: int = 6, ended: bool = False) -> None:
+    """Store `nights` weekly nights of two penalty games of `hands` hands each (ended by
+    hand, if `ended`)."""
+    with app.app_context():
+        players = [player_for(name) for name in NAMES]
+        for n in range(nights):
+            night = Night(started_at=datetime(2016, 1, 8, 19, 30) + timedelta(weeks=n))
+            db.session.add(night)
+            for g in range(2):
+                rounds = tuple(rules.Round(went_out=NAMES[(n + g + h) % 4], hands={
+                    name: rules.Hand(1 + (h + i) % 5, int(h % 7 == i))
+                    for i, name in enumerate(NAMES) if name != NAMES[(n + g + h) % 4]})
+                    for h in range(hands))
+                core = rules.Game("penalty", NAMES, NAMES[g], PENALTY, rounds, ended)
+                add_game(core, players, played_on=night.started_at.date(), night=night,
+                         created_at=night.started_at + timedelta(hours=g))
+        db.session.commit()
+
+
+def two_nights():
+    """Return six games over two nights, in the order played."""
+    # Night 1, game 1, penalty to 25 (king 10, card 1):
+    #   hand 1: Ben out; Ann 3 cards 1 king = 10 + 2 = 12; Cy 5 cards = 5
+    #   hand 2: Ann out; Ben 4 cards 1 king = 10 + 3 = 13; Cy 6 cards 2 kings = 20 + 4 = 24
+    #   totals Ann 12, Ben 13, Cy 29: Cy reached 25, the game is over, Ann (12) wins.
+    g1 = Game("penalty", ("Ann", "Ben", "Cy"), "Ann", PENALTY_25, (
+        Round("Ben", {"Ann": Hand(3, 1), "Cy": Hand(5)}),
+        Round("Ann", {"Ben": Hand(4, 1), "Cy": Hand(6, 2)})))
+    # Game 2: a stalemate, Ann 2 cards, Ben 2 cards 1 king: both fewest, both 0 points;
+    #   ended by hand at 0-0, so Ann and Ben share the win.
+    g2 = Game("penalty", ("Ann", "Ben"), "Ann", PENALTY_25, (
+        Round(None, {"Ann": Hand(2), "Ben": Hand(2, 1)}),), ended=True)
+    # Game 3, unfinished: Cy out, Ann 7 cards = 7 points.
+    g3 = Game("penalty", ("Ann", "Cy"), "Ann", PENALTY_25, (Round("Cy", {"Ann": Hand(7)}),))
+    # Night 2, game 4, chips house with 3 chips each:
+    #   antes: Ann 2, Ben 2, pot 2; Ben passes: Ben 1, pot 3;
+    #   Ann out; Ben holds 2 cards 1 king, owes 2, pays his last 1: pot 4, Ben 0 and out.
+    #   Ann takes 4: Ann 6. Only Ann holds chips: over, Ann wins.
+    #   Ann won 4, paid 1; Ben won 0, paid 3.
+    g4 = Game("chips", ("Ann", "Ben"), "Ann", HOUSE, (
+        Round("Ann", {"Ben": Hand(2, 1)}, (Event("Ben", "pass"),)),))
+    # Game 5, chips jax: 80 chips split 26 each; antes 1 each, pot 3;
+    #   Cy caught holding a king pays 3 (pot 6), Ben missed a draw pays 1 (pot 7);
+    #   Ben out; Ann 3 cards 1 king pays 2 + 1 = 3 (pot 10); Cy 4 cards pays 4 (pot 14).
+    #   Ben wins the pot: scores Ben 14, Ann 0, Cy 0; ended by hand, Ben wins.
+    #   Ann paid 1 + 3 = 4; Ben paid 1 + 1 = 2, won 14; Cy paid 1 + 3 + 4 = 8.
+    g5 = Game("chips", ("Ann", "Ben", "Cy"), "Ann", JAX, (
+        Round("Ben", {"Ann": Hand(3, 1), "Cy": Hand(4)},
+              (Event("Cy", "king_held"), Event("Ben", "missed_draw"))),), ended=True)
+    # Game 6, coronation, first to 2 deals:
+    #   deal 1: corners Ann, Ann, Ben, none; dragon Ann: Ann 3, Ben 1, Ann's deal
+    #   deal 2: every corner Ben, dragon Ben: Ben 5-0, Ben's deal
+    #   deal 3: corners Ann, Ann, Ann, Ben; dragon Ann: Ann 4, Ben 1; Ann has 2 deals and wins.
+    #   Ann crowned 2 + 0 + 3 = 5 corners, slew 2 dragons; Ben crowned 1 + 4 + 1 = 6, slew 1.
+    g6 = Game("coronation", ("Ann", "Ben"), "Ann", CORONATION, (
+        Round(corners=("Ann", "Ann", "Ben", None), dragon="Ann"),
+        Round(corners=("Ben", "Ben", "Ben", "Ben"), dragon="Ben"),
+        Round(corners=("Ann", "Ann", "Ann", "Ben"), dragon="Ann")))
+    return [played(g1, FRI, 1, "Friday"), played(g2, FRI, 1, "Friday"),
+            played(g3, FRI, 1, "Friday"), played(g4, SAT, 2, "Saturday"),
+            played(g5, SAT, 2, "Saturday"), played(g6, SAT, 2, "Saturday")]

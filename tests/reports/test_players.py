@@ -1,0 +1,114 @@
+"""The roster and player pages read the results cache with SQL; what they show equals the
+statistics worked out by replaying every game through the rules."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from sqlalchemy import event, select
+
+from scorekeeper.db.models import Player
+from scorekeeper.extensions import db
+from scorekeeper.reports import players as roster
+from scorekeeper.reports import stats
+
+NAMES = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def random_log(rng: random.Random, day: int) -> dict:
+    """Return a game log of a random variant and hands, finished or not, on a day of June."""
+    variant = rng.choice(["penalty", "penalty", "chips", "jax", "coronation"])
+    players = rng.sample(NAMES, 2 if variant == "coronation" else rng.randint(2, 4))
+    rounds = []
+    for _ in range(rng.randint(0, 6)):
+        if variant == "coronation":
+            rounds.append({"corners": [rng.choice(players + [None]) for _ in range(4)],
+                           "dragon": rng.choice(players + [None])})
+            continue
+        went_out = rng.choice(players + [None])
+        hands = {p: {"cards": rng.randint(1, 6), "kings": rng.randint(0, 1)}
+                 for p in players if p != went_out}
+        if went_out is None and len({h["cards"] for h in hands.values()}) == 1:
+            hands[players[0]]["cards"] += 1
+        rounds.append({"went_out": went_out, "hands": hands})
+    rules = {"penalty": {"target": rng.choice([15, 25])},
+             "chips": {"preset": "house", "start_chips": 12},
+             "jax": {"preset": "jax", "target": 20}, "coronation": {"deals_to_win": 2}}[variant]
+    return {"format": "kings-corners-game/1", "variant": "chips" if variant == "jax" else variant,
+            "rules": rules, "players": players, "played_on": f"2026-06-{day:02d}",
+            "ended": rng.random() < 0.3, "rounds": rounds}
+
+
+def fill(client, seed: int, games: int = 40) -> None:
+    """Import random games until `games` were accepted (a log the rules refuse is skipped)."""
+    rng = random.Random(seed)
+    stored = 0
+    while stored < games:
+        log = random_log(rng, 1 + stored // 4)
+        stored += client.post("/import", data={"text": json.dumps(log)}).status_code == 302
+
+
+def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, client):
+    fill(client, seed=11)
+    with app.app_context():
+        assert roster.records() == stats.records(roster.played_games())
+        for player in db.session.scalars(select(Player)):
+            from_sql = roster.player_stats(player)
+            replayed = stats.player_stats(player.name, roster.played_games(player))
+            assert from_sql.hands == +replayed.hands  # the same facts, zeros left out
+            assert from_sql == stats.PlayerStats(**{**replayed.__dict__,
+                                                   "hands": from_sql.hands}), player.name
+
+
+def test_every_page_costs_the_same_statements_whatever_the_history(app, client):
+    def statements(path: str) -> int:
+        seen: list[str] = []
+
+        def listener(*args) -> None:
+            seen.append(args[2])
+
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", listener)
+            try:
+                assert client.get(path).status_code in (200, 204)
+            finally:
+                event.remove(db.engine, "before_cursor_execute", listener)
+        return len(seen)
+
+    pages = ["/", "/players", "/players/1", "/history/", "/history/nights/1", "/games/1",
+             "/history/games/1", "/games/1/version?since=0", "/games/1/hands/new"]
+    fill(client, seed=3, games=8)
+    small = [statements(page) for page in pages]
+    fill(client, seed=4, games=60)
+    assert [statements(page) for page in pages] == small
+
+
+def test_each_line_of_the_list_of_nights_says_what_the_night_s_page_says(app, client):
+    """The list of nights groups in SQL what a night's page works out game by game."""
+    from scorekeeper.db.models import Night
+    from scorekeeper.reports import history
+
+    fill(client, seed=5)
+    with app.app_context():
+        nights = list(db.session.scalars(select(Night).order_by(Night.id)))
+        assert len(nights) > 3
+        for line, night in zip(history.night_lines(nights), nights):
+            whole = history.summarise(night)
+            assert (line.players, line.games, line.wins, line.unfinished, line.broken) == (
+                whole.players, len(whole.games), whole.wins, whole.unfinished, whole.broken)
+
+
+def test_years_of_nights_chart_the_same_spread_points_as_the_replay(app):
+    """Past 120 nights the database picks the chart's nights as the statistics would."""
+    from tests.helpers import fill as weekly_nights
+
+    weekly_nights(app, 130, hands=3, ended=True)
+    with app.app_context():
+        ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
+        from_sql = roster.player_stats(ann)
+        replayed = stats.player_stats("Ann", roster.played_games(ann))
+        assert from_sql.nights == replayed.nights == 130
+        assert len(from_sql.form) == stats.CHART_POINTS
+        assert from_sql.form == replayed.form
+        assert from_sql.best_night == replayed.best_night

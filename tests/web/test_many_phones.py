@@ -1,0 +1,117 @@
+"""Several phones on one game: a stale form never overwrites or duplicates, and says why."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.db.models import Game
+from scorekeeper.extensions import db
+from tests.helpers import alerts, hand_data, start_game
+
+P = ["Ann", "Ben", "Cy"]
+
+
+def edit_form(client, game_id: int, number: int) -> dict[str, str]:
+    """Open a correction and return its hidden inputs, as a phone keeps them."""
+    html = client.get(f"/games/{game_id}/hands/{number}/edit").get_data(as_text=True)
+    return dict(re.findall(r'name="(number|was)" type="hidden" value="([^"]*)"', html))
+
+
+def version(app, game_id: int) -> int:
+    with app.app_context():
+        return db.session.get(Game, game_id).version
+
+
+def test_a_correction_opened_before_another_phone_changed_the_hand_is_not_saved_blindly(client):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+    first, second = edit_form(client, game_id, 1), edit_form(client, game_id, 1)
+    saved = client.post(f"/games/{game_id}/hands/1/edit",
+                        data={**hand_data(P, "Ann", {"Ben": 4, "Cy": 2}), **first})
+    assert saved.status_code == 302
+    late = client.post(f"/games/{game_id}/hands/1/edit",
+                       data={**hand_data(P, "Ann", {"Ben": 9, "Cy": 2}), **second})
+    assert late.status_code == 422
+    html = late.get_data(as_text=True)
+    said = " ".join(alerts(html))
+    assert re.search(r"Hand 1 was changed on another phone at \d\d:\d\d: it is now Ann went "
+                     r"out, Ben 4, Cy 2\.", said), said
+    assert 'name="cards-1" value="9" checked' in html  # what was typed is kept
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert re.search(r'<span class="total">4</span>', board)  # the later save was not stored
+    # Saving the refused form again replaces the hand on purpose.
+    again = dict(re.findall(r'name="(number|was)" type="hidden" value="([^"]*)"', html))
+    assert again["was"] != second["was"]
+    done = client.post(f"/games/{game_id}/hands/1/edit",
+                       data={**hand_data(P, "Ann", {"Ben": 9, "Cy": 2}), **again})
+    assert done.status_code == 302
+    assert '<span class="total">9</span>' in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_a_record_link_from_a_stale_scoreboard_says_what_changed(client):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Cy", {"Ann": 2, "Ben": 5}))
+    page = client.get(f"/games/{game_id}/hands/new?hand=1")
+    assert page.status_code == 200
+    said = " ".join(alerts(page.get_data(as_text=True)))
+    assert re.search(r"Hand 1 was recorded on another phone at \d\d:\d\d: Cy went out, Ann 2, "
+                     r"Ben 5\. This form is for hand 2", said), said
+    # A link that is up to date says nothing.
+    assert alerts(client.get(f"/games/{game_id}/hands/new?hand=2").get_data(as_text=True)) == []
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f'href="/games/{game_id}/hands/new?hand=2"' in board
+
+
+def test_deleting_a_hand_that_is_no_longer_the_last_says_why_and_deletes_nothing(client):
+    game_id = start_game(client, P)
+    for number in (1, 2):
+        client.post(f"/games/{game_id}/hands/new",
+                    data=hand_data(P, "Cy", {"Ann": 2, "Ben": 5}, number))
+    stale = client.post(f"/games/{game_id}/hands/last/delete",
+                        data={"number": "1", "confirmed": "1"}, follow_redirects=True)
+    assert ("Hand 1 is no longer the last: hand 2 was recorded since (on another phone?), "
+            "so nothing was deleted.") in stale.get_data(as_text=True)
+    assert "2 hands played" in stale.get_data(as_text=True)
+
+
+def test_every_write_moves_the_game_s_version_on(app, client):
+    game_id = start_game(client, P)
+    seen = [version(app, game_id)]
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Cy", {"Ann": 2, "Ben": 5}))
+    seen.append(version(app, game_id))
+    client.post(f"/games/{game_id}/hands/1/edit", data=hand_data(P, "Cy", {"Ann": 3, "Ben": 5}))
+    seen.append(version(app, game_id))
+    client.post(f"/games/{game_id}/end")
+    seen.append(version(app, game_id))
+    client.post(f"/games/{game_id}/reopen")
+    seen.append(version(app, game_id))
+    client.post(f"/games/{game_id}/hands/last/delete", data={"number": "1", "confirmed": "1"})
+    seen.append(version(app, game_id))
+    client.get(f"/games/{game_id}")  # reading changes nothing
+    seen.append(version(app, game_id))
+    assert seen == [0, 1, 2, 3, 4, 5, 5]
+
+
+@pytest.mark.parametrize("number", ["0", "", "abc", "-1"])
+def test_a_hand_number_that_cannot_be_read_is_refused_with_a_message(client, number):
+    game_id = start_game(client, P)
+    data = {**hand_data(P, "Ann", {"Ben": 3, "Cy": 2}), "number": number}
+    response = client.post(f"/games/{game_id}/hands/new", data=data)
+    assert response.status_code == 422
+    assert any("hand number could not be read" in a
+               for a in alerts(response.get_data(as_text=True)))
+    assert client.get(f"/games/{game_id}/hands/0/notice").status_code == 200
+    assert "Record hand 1" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_renaming_a_player_does_not_make_an_open_correction_look_stale(client):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+    opened = edit_form(client, game_id, 1)
+    client.post("/players/2/rename", data={"name": "Benedict"})
+    names = ["Ann", "Benedict", "Cy"]
+    saved = client.post(f"/games/{game_id}/hands/1/edit",
+                        data={**hand_data(names, "Ann", {"Benedict": 4, "Cy": 2}), **opened})
+    assert saved.status_code == 302

@@ -10,8 +10,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import PACKAGE
 
 LAYERS = [  # lowest first
@@ -106,7 +104,6 @@ def test_no_module_imports_itself_round_a_circle():
     assert circles == []
 
 
-@pytest.mark.xfail(strict=True, reason="the change stamp reads flask.g; it goes next")
 def test_the_database_layer_knows_nothing_of_the_request():
     for module in MODULES:
         if module.startswith("scorekeeper.db"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, PrimaryKeyConstraint, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, PrimaryKeyConstraint, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -169,33 +169,6 @@ class ResultFact(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     fact: Mapped[str] = mapped_column(String(40))
     value: Mapped[int]
-
-
-class PlayerTally(db.Model):
-    """One player's figures summed over their games, one row per thing counted.
-
-    `kind` says what is counted and `key` which one: "variant" (finished games and wins),
-    "night" (the same, per night or, for a game outside any night, per day), "versus"
-    (finished games shared with another player, by their id, and who finished ahead),
-    "fact" (a hand fact's total, in `games`) and "unfinished" (games still being played).
-    Each change to a game adds what it changed, in the same transaction, so the roster and
-    a player's page read a few rows whatever the history. Derived from the results cache:
-    `results check` compares it with a fresh count, `results rebuild` fills it again.
-    """
-
-    __table_args__ = (PrimaryKeyConstraint("player_id", "kind", "key"),
-                      # a player's nights in the order played, for the win-rate chart
-                      Index("ix_player_tally_nights", "player_id", "kind", "day", "night_id"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(12))
-    key: Mapped[str] = mapped_column(String(40))
-    games: Mapped[int] = mapped_column(default=0)
-    wins: Mapped[int] = mapped_column(default=0)
-    ahead: Mapped[int] = mapped_column(default=0)
-    behind: Mapped[int] = mapped_column(default=0)
-    level: Mapped[int] = mapped_column(default=0)
-    night_id: Mapped[int | None]  # a "night" row's night, None for a day's games
-    day: Mapped[date | None]  # a "night" row's date: the night's start, or the day
 
 
 class Setting(db.Model):

@@ -15,7 +15,6 @@ from sqlalchemy import bindparam, case, extract, func, or_, select
 
 from .. import rules
 from ..extensions import db
-from . import tallies
 from .models import Game, Night, Round
 
 NIGHT_GAP = timedelta(hours=12)
@@ -121,10 +120,8 @@ def move_game(game: Game, target: Night | None) -> Night:
         db.session.add(target)
     elif target is source:
         raise rules.RuleError("the game is already in this night", "night")
-    before = tallies.counted([game.id])
     game.night = target
     db.session.flush()
-    tallies.apply(before, tallies.counted([game.id]))  # its night is another now
     if source is not None and is_empty(source):
         db.session.delete(source)
     return target

@@ -9,7 +9,7 @@ from sqlalchemy import func, select, update
 
 from .. import rules
 from ..extensions import db
-from . import locks, tallies
+from . import locks
 from .locks import touch
 from .models import Event, Game, HandEntry, Player, ResultFact, ResultSeat, Round, Seat
 
@@ -110,7 +110,6 @@ def merge(keeper: Player, duplicate: Player) -> int:
     moved = list(db.session.scalars(select(Seat.game_id).where(Seat.player_id == duplicate.id)))
     if moved:
         touch(*moved)
-    before = tallies.counted(moved)
     for model, column in ((Seat, Seat.player_id), (HandEntry, HandEntry.player_id),
                           (Event, Event.player_id), (Round, Round.went_out_id),
                           (Round, Round.dragon_id), (ResultSeat, ResultSeat.player_id),
@@ -122,7 +121,6 @@ def merge(keeper: Player, duplicate: Player) -> int:
         if duplicate.id in (row.corners or ()):
             row.corners = [keeper.id if pid == duplicate.id else pid for pid in row.corners]
     db.session.flush()
-    tallies.apply(before, tallies.counted(moved))  # the duplicate's figures go to the keeper
     db.session.delete(duplicate)
     db.session.flush()
     db.session.expire_all()

@@ -15,8 +15,7 @@ from sqlalchemy import delete, select
 
 from .. import rules, variants
 from ..extensions import db
-from . import tallies
-from .models import Game, GameResult, PlayerTally, ResultFact, ResultSeat
+from .models import Game, GameResult, ResultFact, ResultSeat
 from .reader import Loaded, read_games
 
 BATCH = 200
@@ -49,12 +48,10 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
 
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception, session=None, tally: bool = True) -> None:
-    """Write one game's cache rows in place of its old ones, and what that changes in its
-    players' tallies (not committed). `tally=False` leaves the tallies to the caller."""
+          outcome: rules.GameResult | Exception, session=None) -> None:
+    """Write one game's cache rows in place of its old ones (not committed)."""
     session = session or db.session
     game, seats, facts = _rows(game_id, core, player_ids, outcome)
-    before = tallies.counted([game_id], session) if tally else None
     for model in (ResultFact, ResultSeat, GameResult):
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
@@ -62,35 +59,27 @@ def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
         session.execute(ResultSeat.__table__.insert(), seats)
     if facts:
         session.execute(ResultFact.__table__.insert(), facts)
-    if before is not None:
-        after = tallies.Counted()
-        # Where the game is was read with what it added before, unless it is new.
-        placed = (before.placed.get(game_id)
-                  or tallies.where_games_are([game_id], session)[game_id])
-        after.game(game, seats, facts, *placed)
-        tallies.apply(before, after, session)
 
 
-def store_loaded(game: Loaded, session=None, tally: bool = True) -> None:
+def store_loaded(game: Loaded, session=None) -> None:
     """Write the cache rows of a game as read (replayed once, if not already)."""
-    store(game.id, game.core, game.player_ids, game.outcome, session, tally)
+    store(game.id, game.core, game.player_ids, game.outcome, session)
 
 
-def refresh(game_ids: Iterable[int], session=None, tally: bool = True) -> None:
+def refresh(game_ids: Iterable[int], session=None) -> None:
     """Read these games again and write their cache rows (not committed)."""
     for game in read_games(game_ids, session=session).values():
-        store_loaded(game, session, tally)
+        store_loaded(game, session)
 
 
 def rebuild(session=None) -> int:
     """Fill the cache again from what was entered; return how many games it holds."""
     session = session or db.session
-    for model in (ResultFact, ResultSeat, GameResult, PlayerTally):
+    for model in (ResultFact, ResultSeat, GameResult):
         session.execute(delete(model))
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
     for start in range(0, len(ids), BATCH):
-        refresh(ids[start:start + BATCH], session, tally=False)
-    tallies.rebuild(session)  # all at once: far fewer statements than game by game
+        refresh(ids[start:start + BATCH], session)
     return len(ids)
 
 
@@ -122,26 +111,15 @@ def check(session=None) -> list[str]:
     session = session or db.session
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
     differences = []
-    count = tallies.Counted()
     for start in range(0, len(ids), BATCH):
         batch = ids[start:start + BATCH]
         cached = _cached(batch, session)
-        where = tallies.where_games_are(batch, session)
         for game in read_games(batch, session=session).values():
             rows = _rows(game.id, game.core, game.player_ids, game.outcome)
-            count.game(*rows, *where[game.id])
             if cached.get(game.id) != _canonical(*rows):
                 what = "missing" if game.id not in cached else "differs"
                 differences.append(f"game {game.id}: the cached result {what}")
     cached_ids = set(session.scalars(select(GameResult.game_id)))
     differences += [f"game {gone}: cached, but there is no such game"
                     for gone in sorted(cached_ids - set(ids))]
-    fresh, kept = tallies.as_rows(count), tallies.stored(session)
-    for key in sorted(fresh.keys() | kept.keys()):
-        if fresh.get(key) != kept.get(key):
-            player, kind, which = key
-            what = ("missing" if key not in kept else
-                    "left over" if key not in fresh else "differs")
-            differences.append(f"player {player}: the {kind} tally {which!r} {what}".replace(
-                " ''", ""))
     return differences

@@ -21,7 +21,7 @@ from .. import rules
 from ..extensions import db
 from ..rules import Word
 from ..rules.seats import rematch_dealer
-from . import nights, results, tallies
+from . import nights, results
 from .locks import touch
 from .models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
 from .players import clean_name, player_for
@@ -105,10 +105,9 @@ def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
              waiting: Sequence[rules.Event] = (),
-             result: rules.GameResult | None = None, tally: bool = True) -> Game:
+             result: rules.GameResult | None = None) -> Game:
     """Store a checked game whole: seats, rounds with their events, the hand in progress,
-    and its cached result (`result` when the caller has played it already). `tally=False`
-    leaves the players' tallies to the caller (a restore counts them all at the end)."""
+    and its cached result (`result` when the caller has played it already)."""
     ids = {name: player.id for name, player in zip(core.players, players)}
     created = created_at or table_time()
     game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
@@ -126,7 +125,7 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
     db.session.add(game)
     db.session.flush()
     results.store(game.id, core, [p.id for p in players],
-                  _outcome(core) if result is None else result, tally=tally)
+                  _outcome(core) if result is None else result)
     return game
 
 
@@ -299,11 +298,9 @@ def set_ended(game: Loaded, ended: bool) -> None:
 
 
 def delete_game(game: Loaded) -> None:
-    """Delete a game with every hand in it; its players' tallies lose what it added."""
-    before = tallies.counted([game.id])
+    """Delete a game with every hand in it, and its cached result."""
     db.session.delete(db.session.get(Game, game.id))
     db.session.flush()
-    tallies.apply(before, tallies.Counted())
 
 
 def _check_number(game: Loaded, number: int) -> None:

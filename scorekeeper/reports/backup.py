@@ -12,7 +12,6 @@ import json
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from typing import IO, Any
 
@@ -22,7 +21,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from .. import rules
-from ..db import Loaded, add_game, read_games, tallies
+from ..db import Loaded, add_game, read_games
 from ..db import nights as nights_
 from ..db.models import Game, Night, Player
 from ..db.nights import clean_text
@@ -104,25 +103,6 @@ def _snapshot() -> Iterator[Session]:
         connection.close()
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause the cycle collector while one batch is built, and start it again after.
-
-    A batch makes a few hundred thousand small objects, none of them garbage cycles, and
-    the collector would walk them again and again: building a backup took twice as long.
-    What it leaves in cycles is all young, so it is collected as soon as the batch is done,
-    walking only the young objects.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-            gc.collect(0)
-
-
 def _nights(session: Session) -> Iterator[dict[str, Any]]:
     """Yield each night with its games, oldest first, reading BATCH nights at a time."""
     last: tuple[datetime, int] | None = None
@@ -134,15 +114,13 @@ def _nights(session: Session) -> Iterator[dict[str, Any]]:
         nights = session.execute(query.order_by(Night.started_at, Night.id).limit(BATCH)).all()
         if not nights:
             return
-        with _no_cycle_collection():
-            placed = session.execute(select(Game.night_id, Game.id).where(
-                Game.night_id.in_([n.id for n in nights])).order_by(Game.id)).all()
-            games = read_games((game_id for _, game_id in placed), recorded=True,
-                               session=session)
-            by_night: dict[int, list[dict[str, Any]]] = {}
-            for night_id, game_id in placed:
-                by_night.setdefault(night_id, []).append(_game(games[game_id]))
-            del games
+        placed = session.execute(select(Game.night_id, Game.id).where(
+            Game.night_id.in_([n.id for n in nights])).order_by(Game.id)).all()
+        games = read_games((game_id for _, game_id in placed), recorded=True, session=session)
+        by_night: dict[int, list[dict[str, Any]]] = {}
+        for night_id, game_id in placed:
+            by_night.setdefault(night_id, []).append(_game(games[game_id]))
+        del games
         for night in nights:
             yield {"name": night.name, "notes": night.notes,
                    "started_at": _when(night.started_at), "games": by_night.get(night.id, [])}
@@ -157,10 +135,9 @@ def _loose_games(session: Session) -> Iterator[dict[str, Any]]:
                               .order_by(Game.id).limit(BATCH)).all()
         if not ids:
             return
-        with _no_cycle_collection():
-            games = read_games(ids, recorded=True, session=session)
-            docs = [_game(games[game_id]) for game_id in ids]
-            del games
+        games = read_games(ids, recorded=True, session=session)
+        docs = [_game(games[game_id]) for game_id in ids]
+        del games
         yield from docs
         last = ids[-1]
 
@@ -281,7 +258,7 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
              created_at=created,
              recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
                           for i, when in enumerate(recorded)],
-             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")), tally=False)
+             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")))
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
@@ -421,7 +398,6 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
         if games % BATCH == 0:
             _let_go()
     db.session.flush()
-    tallies.rebuild(batch=BATCH)  # counted once at the end, from the cache just written
     return {"players": len(players), "nights": nights, "games": games}
 
 

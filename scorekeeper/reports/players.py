@@ -1,4 +1,5 @@
-"""The roster's statistics, read from the players' tallies with SQL: no game is replayed.
+"""The roster's and a player's figures, summed by the database from the results cache: no
+game is replayed.
 
 `played_games` still scores every game through the rules, as the reference the cache is
 held to (tests compare the two).
@@ -6,11 +7,15 @@ held to (tests compare the two).
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, select
+from dataclasses import replace
+from datetime import date, datetime
+
+from sqlalchemy import bindparam, case, func, select
+from sqlalchemy.orm import aliased
 
 from .. import variants
 from ..db import read_games
-from ..db.models import Game, Night, Player, PlayerTally, Seat
+from ..db.models import Game, GameResult, Night, Player, ResultFact, ResultSeat, Seat
 from ..extensions import db
 from ..words import day
 from . import stats
@@ -32,74 +37,87 @@ def played_games(player: Player | None = None) -> list[stats.Played]:
             for game_id, night in rows if game_id in loaded and loaded[game_id].readable]
 
 
-def records() -> dict[str, stats.Record]:
-    """Return every player's finished games and wins, by name (a few rows a player)."""
-    rows = db.session.execute(
-        select(Player.name, func.sum(PlayerTally.games), func.sum(PlayerTally.wins))
-        .join(Player, Player.id == PlayerTally.player_id)
-        .where(PlayerTally.kind == "variant").group_by(Player.id, Player.name))
-    return {name: stats.Record(int(played), int(wins)) for name, played, wins in rows}
-
-
-# The player page's statements, built once: a player id and the nights picked for the chart
-# are bound when they run, so nothing is built or compiled again per visit.
+# A finished game the rules accept: what the figures count.
+FINISHED = GameResult.over.is_(True) & GameResult.problem.is_(None)
+# The player page's statements, built once: the player's id is bound when they run.
 PLAYER = bindparam("player")
-NIGHTS = (PlayerTally.player_id == PLAYER, PlayerTally.kind == "night")
-FIGURES = (select(PlayerTally.kind, PlayerTally.key, PlayerTally.games, PlayerTally.wins,
-                  PlayerTally.ahead, PlayerTally.behind, PlayerTally.level)
-           .where(PlayerTally.player_id == PLAYER, PlayerTally.kind != "night"))
-NIGHT_COUNT = select(func.count()).select_from(PlayerTally).where(*NIGHTS)
-# The night with the most wins; a tie goes to the better win rate, then the later night
-# (as `stats.best_night` says).
-BEST_NIGHT = (
-    select(PlayerTally.night_id, PlayerTally.day, PlayerTally.games, PlayerTally.wins,
-           Night.name).outerjoin(Night, Night.id == PlayerTally.night_id)
-    .where(*NIGHTS, PlayerTally.wins > 0)
-    .order_by(PlayerTally.wins.desc(), (PlayerTally.wins * 1.0 / PlayerTally.games).desc(),
-              PlayerTally.day.desc(), func.coalesce(PlayerTally.night_id, 0).desc()).limit(1))
-# A day's games (no night) before that day's nights, as `stats.night_records` orders them;
-# ix_player_tally_nights gives this order without a sort.
-_ORDER = (PlayerTally.day, PlayerTally.night_id.nulls_first())
-_RUNNING = select(
-    PlayerTally.day,
-    func.sum(PlayerTally.wins).over(order_by=_ORDER, rows=(None, 0)).label("wins"),
-    func.sum(PlayerTally.games).over(order_by=_ORDER, rows=(None, 0)).label("games"),
-    func.row_number().over(order_by=_ORDER).label("n")).where(*NIGHTS).subquery()
-# The win rate after each night, at the nights `stats.spread` picks: the database sums as it
-# goes and hands back only those.
-FORM = (select(_RUNNING.c.day, _RUNNING.c.wins, _RUNNING.c.games)
-        .where(_RUNNING.c.n.in_(bindparam("picked", expanding=True))).order_by(_RUNNING.c.n))
+RECORDS = (select(Player.name, func.count(), func.sum(case((ResultSeat.won, 1), else_=0)))
+           .join(ResultSeat, ResultSeat.player_id == Player.id)
+           .join(GameResult, GameResult.game_id == ResultSeat.game_id)
+           .where(FINISHED).group_by(Player.id, Player.name))
+BY_VARIANT = (select(Game.variant, func.count(), func.sum(case((ResultSeat.won, 1), else_=0)))
+              .join(ResultSeat, ResultSeat.game_id == Game.id)
+              .join(GameResult, GameResult.game_id == Game.id)
+              .where(ResultSeat.player_id == PLAYER, FINISHED).group_by(Game.variant))
+UNFINISHED = (select(func.count()).select_from(ResultSeat)
+              .join(GameResult, GameResult.game_id == ResultSeat.game_id)
+              .where(ResultSeat.player_id == PLAYER, GameResult.over.is_(False),
+                     GameResult.problem.is_(None)))
+FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
+         .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
+# Per night (a game outside any night counts on its own day): games, wins, when it began.
+_DAY = case((Game.night_id.is_(None), Game.played_on))
+NIGHTS = (select(Game.night_id, _DAY, func.min(Night.started_at), func.min(Night.name),
+                 func.count(), func.sum(case((ResultSeat.won, 1), else_=0)))
+          .join(ResultSeat, ResultSeat.game_id == Game.id)
+          .join(GameResult, GameResult.game_id == Game.id)
+          .outerjoin(Night, Night.id == Game.night_id)
+          .where(ResultSeat.player_id == PLAYER, FINISHED).group_by(Game.night_id, _DAY))
+# Finished games shared with each other player, and who finished ahead (lower standing).
+_OTHER = aliased(ResultSeat)
+VERSUS = (select(_OTHER.player_id, Player.name, func.count(),
+                 func.sum(case((ResultSeat.standing < _OTHER.standing, 1), else_=0)),
+                 func.sum(case((ResultSeat.standing > _OTHER.standing, 1), else_=0)),
+                 func.sum(case((ResultSeat.standing == _OTHER.standing, 1), else_=0)))
+          .join(_OTHER, (_OTHER.game_id == ResultSeat.game_id)
+                & (_OTHER.player_id != ResultSeat.player_id))
+          .join(GameResult, GameResult.game_id == ResultSeat.game_id)
+          .join(Player, Player.id == _OTHER.player_id)
+          .where(ResultSeat.player_id == PLAYER, FINISHED)
+          .group_by(_OTHER.player_id, Player.name))
+
+
+def records() -> dict[str, stats.Record]:
+    """Return every player's finished games and wins, by name."""
+    return {name: stats.Record(int(played), int(wins or 0))
+            for name, played, wins in db.session.execute(RECORDS)}
 
 
 def player_stats(player: Player) -> stats.PlayerStats:
-    """Return everything the player page shows, from the player's tallies."""
+    """Return everything the player page shows, summed by the database from the results
+    cache: one grouped query for each part of the page, whatever the history."""
     mine = {"player": player.id}
-    by_kind: dict[str, list] = {}
-    for row in db.session.connection().execute(FIGURES, mine):
-        by_kind.setdefault(row.kind, []).append(row)
-    won = {row.key: stats.Record(row.games, row.wins) for row in by_kind.get("variant", [])}
+    run = db.session.connection().execute
+    won = {variant: stats.Record(int(games), int(wins or 0))
+           for variant, games, wins in run(BY_VARIANT, mine)}
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = stats.Record(sum(r.played for r in by_variant.values()),
                            sum(r.wins for r in by_variant.values()))
-    nights = db.session.scalar(NIGHT_COUNT, mine)
-    best = db.session.connection().execute(BEST_NIGHT, mine).first()
-    picked = [i + 1 for i in stats.spread(nights)]
-    form = db.session.connection().execute(FORM, {**mine, "picked": picked})
+    # Labelled once picked: a night's label (its date, in the page's language) is shown
+    # only for the best night.
+    nights = sorted(
+        (stats.NightRecord(night_id, name or "", day_of(started, alone), int(games),
+                           int(wins or 0))
+         for night_id, alone, started, name, games, wins in run(NIGHTS, mine)),
+        key=lambda r: (r.played_on, r.night or 0))
+    best = stats.best_night(nights)
+    if best is not None and not best.label:
+        best = replace(best, label=day(best.played_on))
+    versus = [stats.HeadToHead(name, int(games), int(ahead), int(behind), int(level), other)
+              for other, name, games, ahead, behind, level in run(VERSUS, mine)]
     return stats.PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant,
-        unfinished=sum(row.games for row in by_kind.get("unfinished", [])),
-        hands=stats.Facts({row.key: row.games for row in by_kind.get("fact", [])}),
-        nights=nights, best_night=best and stats.NightRecord(
-            best.night_id, best.name or day(best.day), best.day,
-            best.games, best.wins),
-        head_to_head=_head_to_head(by_kind.get("versus", [])),
-        form=tuple((day, 100 * int(wins) / int(games)) for day, wins, games in form))
+        unfinished=run(UNFINISHED, mine).scalar(),
+        hands=stats.Facts({fact: int(value) for fact, value in run(FACTS, mine)}),
+        nights=len(nights), best_night=best,
+        head_to_head=tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))),
+        form=stats.sampled(stats.form(nights)))
 
 
-def _head_to_head(rows) -> tuple[stats.HeadToHead, ...]:
-    """Return, per other player, the finished games shared and who finished ahead how often."""
-    names = dict(db.session.execute(select(Player.id, Player.name).where(
-        Player.id.in_([int(row.key) for row in rows]))).all()) if rows else {}
-    found = [stats.HeadToHead(names[int(row.key)], row.games, row.ahead, row.behind, row.level,
-                              int(row.key)) for row in rows]
-    return tuple(sorted(found, key=lambda h: (-h.games, h.other.casefold())))
+def day_of(started: datetime | str | None, alone: date | str | None) -> date:
+    """Return the day a night began (or the day of a game outside any night), as a date
+    whichever way the database handed it back."""
+    if started is not None:
+        return (started if isinstance(started, datetime)
+                else datetime.fromisoformat(str(started))).date()
+    return alone if isinstance(alone, date) else date.fromisoformat(str(alone))

@@ -4,7 +4,6 @@ or with `--https` (`make run HTTPS=1`) with cheroot over TLS, on the table's own
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -45,16 +44,6 @@ def room_for_connections() -> None:
                 wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
     except (ImportError, ValueError, OSError):
         pass  # not on this system: the system's own limit stands
-
-
-def settle() -> None:
-    """Set aside what loading the app made, for the cycle collector.
-
-    It lives as long as the server, so the collector need not walk it again on every
-    pass; a ten-year backup builds about a fifth faster.
-    """
-    gc.collect()
-    gc.freeze()
 
 
 def tls_folder(app, given: str | None = None) -> Path:
@@ -117,13 +106,11 @@ def run(app, host: str, port: int, https: bool = False, folder: str | None = Non
     room_for_connections()
     data = f"  Its data (database, secret key, certificates): {app.instance_path}"
     if not https:
-        settle()
         print("\nKings Corners Scorekeeper is running.\n" + "\n".join(banner("http", port)))
         print(data + "\nPress Ctrl+C to stop.\n", flush=True)
         serve(app, host=host, port=port, **WAITRESS)
         return
     server, made = https_server(app, host, port, tls_folder(app, folder))
-    settle()
     phone = lan_addresses()[0] if lan_addresses() else "localhost"
     print("\nKings Corners Scorekeeper is running over HTTPS.\n"
           + "\n".join(banner("https", port)))

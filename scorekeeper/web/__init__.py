@@ -14,10 +14,9 @@ from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
 from .. import variants
-from ..db import stamp
 from ..extensions import compress, csrf
 from . import bidi, faults, i18n, passcode
-from .pages import Drawn, read_body
+from .pages import read_body
 from .security import guard
 from .views import (
     backup,
@@ -50,8 +49,6 @@ def init(app: Flask) -> None:
     i18n.init(app)
     app.after_request(_cache_versioned_static)
     app.url_map.converters["int"] = IdConverter
-    app.extensions["drawn"] = Drawn()
-    app.extensions["kept"] = stamp.Kept()
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
     _template_helpers(app)

@@ -12,9 +12,9 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest
 
 from .. import variants
-from ..db import Loaded, locked_game, read_game, stamp
+from ..db import Loaded, locked_game, read_game
 from ..reports import charts
-from ..words import N_, language, reason, sentence
+from ..words import N_, reason, sentence
 from . import bidi
 from .forms import ConfirmForm
 from .passcode import OWN_FIELDS
@@ -101,38 +101,17 @@ def locked_or_404(game_id: int) -> Loaded:
     return game
 
 
-class Drawn:
-    """Parts of a game's pages drawn once per state of the game, kept for the next phone.
-
-    After each change every phone at the table opens the same scoreboard: its standings,
-    hand-by-hand table and chart are the same for all of them, so each is drawn once. The
-    key is the game as read (`repr` of the whole Loaded game: every stored field, rounds,
-    taps), so a game that changed in any way is drawn afresh, never shown from before, and
-    the language it is drawn in: a Spanish phone is never shown an English board.
-    """
-
-    def __init__(self, size: int = 64) -> None:
-        self._parts = stamp.Kept(size)
-
-    def get(self, key: tuple, draw: Callable[[], str]) -> Markup:
-        """Return the part kept under `key`, drawing and keeping it the first time."""
-        return self._parts.lookup(key, lambda: Markup(draw()))
-
-
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     """Return what every page of one game shows: its variant's view-model, banner, and the
-    board (standings, hand by hand) and chart, drawn once per state of the game."""
+    board (standings, hand by hand) and chart."""
     home = variants.get(game.variant)
-    drawn: Drawn = current_app.extensions["drawn"]
-    state = (repr(game), language())
-    board = drawn.get(("board", watching, state), lambda: render_template(
+    board = Markup(render_template(
         home.template("scoreboard"), game=game, home=home, result=game.result,
         vm=home.scoreboard(game), watching=watching))
-    chart = drawn.get(("chart", state), lambda: charts.game_chart(game.core, game.result))
     return {"game": game, "home": home, "result": game.result, "board": board,
             "live": home.live(game), "banner_note": home.banner_note(game),
-            "chart": chart, "chart_title": charts.game_chart_title(game.core),
-            "watching": watching}
+            "chart": charts.game_chart(game.core, game.result),
+            "chart_title": charts.game_chart_title(game.core), "watching": watching}
 
 
 def body_limit(config_key: str):

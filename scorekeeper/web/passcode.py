@@ -33,7 +33,7 @@ from flask_wtf.csrf import ValidationError, validate_csrf
 from sqlalchemy import delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..db import lock, stamp
+from ..db import lock
 from ..db.models import Setting, UnlockedPhone, table_time
 from ..extensions import db
 from ..rules import RuleError
@@ -79,9 +79,10 @@ def clean(text: str | None, field: str = "passcode") -> str:
 
 
 def _hash() -> str | None:
-    """Return the stored hash (read once per request, with the change stamp), or None when
-    there is no passcode."""
-    return stamp.settings().get(NAME)
+    """Return the stored hash (read once per request), or None when there is no passcode."""
+    if "kc_passcode" not in g:
+        g.kc_passcode = db.session.scalar(select(Setting.value).where(Setting.name == NAME))
+    return g.kc_passcode
 
 
 def is_on() -> bool:
@@ -103,7 +104,7 @@ def store(text: str) -> None:
     else:
         row.value = hashed
     db.session.execute(delete(UnlockedPhone))
-    stamp.forget_read()
+    g.pop("kc_passcode", None)
 
 
 def clear() -> None:
@@ -112,7 +113,7 @@ def clear() -> None:
     lock()
     db.session.execute(delete(Setting).where(Setting.name == NAME))
     db.session.execute(delete(UnlockedPhone))
-    stamp.forget_read()
+    g.pop("kc_passcode", None)
 
 
 def matches(text: str | None) -> bool:

@@ -11,7 +11,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from ... import rules
-from ...db import Loaded, lock, nights, stamp, touch
+from ...db import Loaded, lock, nights, touch
 from ...db.models import Game, Night
 from ...extensions import db
 from ...reports import csv_export, history
@@ -34,15 +34,14 @@ def night_label(night: Night) -> str:
 def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
     page = request.args.get("page", 1, type=int)
-    listing = stamp.kept(("history", page), lambda: _listing(page))
+    listing = _listing(page)
     if listing is None:
         abort(404)
     return render_template("history/index.html", listing=listing)
 
 
 def _listing(page: int) -> Markup | None:
-    """Read and draw a page of the list of nights (None if there is no such page), kept
-    until anything is written."""
+    """Read and draw a page of the list of nights (None if there is no such page)."""
     years, total = nights.year_pages(PER_PAGE)
     if not 1 <= page <= max(1, -(-total // PER_PAGE)):
         return None
@@ -61,13 +60,13 @@ def _listing(page: int) -> Markup | None:
 
 def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
     """Render a night: its games' final standings and the name-and-notes form."""
-    summary, games = stamp.kept(("night", night.id), lambda: _night_games(night))
+    summary, games = _night_games(night)
     return render_template("history/night.html", summary=summary, games=games, form=form,
                            errors=errors, label=history.label(night)), status
 
 
 def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
-    """Read a night's summary and draw its games, kept until anything is written."""
+    """Read a night's summary and draw its games."""
     summary = history.summarise(night)
     return summary, Markup(render_template("history/_night_games.html", summary=summary))
 
@@ -111,7 +110,7 @@ def _offered(night: Night | None) -> list[history.NightRow]:
 
 def _whereabouts(game: Loaded) -> dict:
     """Read the game's night, the nights it may move to with their game counts, and which
-    game of its night it is, apart from the session, so it is kept until anything is written."""
+    game of its night it is."""
     night_ = db.session.get(Night, game.night_id) if game.night_id else None
     offered = _offered(night_)
     shown = [other.id for other in offered] + ([night_.id] if night_ else [])
@@ -124,7 +123,7 @@ def _whereabouts(game: Loaded) -> dict:
 
 def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
-    where = stamp.kept(("game page", game.id), lambda: _whereabouts(game))
+    where = _whereabouts(game)
     return render_template(
         "history/game.html", form=ConfirmForm(), move_form=form or _move_form(where["neighbours"]),
         move_error=error, **where, **game_view(game)), 422 if error else 200

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from sqlalchemy import select
 
 from ... import variants
-from ...db import Unreadable, read_game, read_games, stamp
+from ...db import Unreadable, read_game, read_games
 from ...db.models import Game, GameResult
 from ...extensions import db
 from ...reports import history
@@ -33,11 +33,11 @@ DESCRIPTION = N_("The score of tonight's Kings Corners game on every phone at th
 @bp.route("/")
 def home():
     """Show the game in progress first, then the latest games."""
-    return render_template("home.html", **stamp.kept(("home",), _home))
+    return render_template("home.html", **_home())
 
 
 def _home() -> dict:
-    """Read and draw the games home shows, kept until anything is written."""
+    """Read and draw the games home shows."""
     ids = db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc())
                              .limit(RECENT + 4)).all()
     listed = history.summaries(ids)

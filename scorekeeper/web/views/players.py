@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from ... import rules
-from ...db import lock, stamp
+from ...db import lock
 from ...db import players as stored
 from ...db.locks import games_of
 from ...db.models import Player
@@ -15,7 +15,7 @@ from ...extensions import db
 from ...reports import players as roster
 from ...reports import stats
 from ...reports.charts import line_chart
-from ...words import day_and_month, decimal, language, reason, short_month
+from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
 from ..pages import expired, refusal, unconfirmed
@@ -27,16 +27,15 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 @bp.route("", endpoint="roster")
 def list_players():
     """List everyone on the roster with their finished games and wins."""
-    listed = stamp.kept(("roster",), lambda: Markup(render_template(
+    listed = Markup(render_template(
         "players/_roster_list.html", players=stored.roster(), record=roster.records(),
-        empty=stats.Record())))
+        empty=stats.Record()))
     return render_template("players/roster.html", listed=listed)
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
     """Render a player's page, with the rename form as typed and its error, if any."""
-    figures, others = stamp.kept(("player", player.id), lambda: (
-        roster.player_stats(player), stored.anyone_else(player)))
+    figures, others = roster.player_stats(player), stored.anyone_else(player)
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
@@ -44,16 +43,9 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:
-    """Return the player's win rate after each night as an SVG line chart, drawn once for
-    the same points (the chart is a function of them, the name and the count alone)."""
+    """Return the player's win rate after each night as an SVG line chart."""
     if len(points) < 2:
         return None
-    return current_app.extensions["drawn"].get(
-        ("form chart", name, nights, tuple(points), language()),
-        lambda: _draw(points, name, nights))
-
-
-def _draw(points, name: str, nights: int) -> Markup:
     # A date under the first point of each month only, so the axis stays readable.
     days = [short_month(day) if len(points) > 24 else day_and_month(day) for day, _ in points]
     labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]

@@ -1,11 +1,11 @@
 """The table's own certificates, for `make run HTTPS=1`: made on the first run, kept in
 instance/tls/, used again after.
 
-- A small certificate authority, made once: a phone trusts it once (README, "HTTPS on the
-  table's Wi-Fi"). It may vouch only for this machine's names (`localhost`, the host name,
-  any `*.local`, the names in PUBLIC_URL and TRUSTED_HOSTS) and for private network
-  addresses and the machine's own (name constraints), so its key, were it ever taken from
-  this machine, could not pass for a bank or a mail server on the phones that trust it.
+- A small certificate authority, made once: a phone trusts it once (docs/https.md). It
+  may vouch only for this machine's names (`localhost`, the host name, any `*.local`, the
+  names in PUBLIC_URL and TRUSTED_HOSTS) and for private network addresses and the
+  machine's own (name constraints), so its key, were it ever taken from this machine, could
+  not pass for a bank or a mail server on the phones that trust it.
 - The server's certificate, signed by it, for localhost, the host name, `name.local`, the
   machine's LAN addresses and 127.0.0.1. Valid 397 days (what phones accept), made again
   on its own when it nears its end or when the machine's names or addresses change: the

@@ -28,7 +28,7 @@ def broken_game(app, client) -> int:
         db.session.execute(update(HandEntry).where(HandEntry.round_id == second)
                            .values(kings=5))
         db.session.commit()
-    # After an edit by hand the results cache is rebuilt, as the README says to.
+    # After an edit by hand the results cache is rebuilt, as docs/architecture.md says to.
     assert app.test_cli_runner().invoke(args=["results", "rebuild"]).exit_code == 0
     return game_id
 

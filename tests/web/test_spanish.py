@@ -47,7 +47,7 @@ def test_every_string_to_translate_has_its_spanish_in_the_catalogue(tmp_path):
             have[key] = (strings, m.fuzzy)
     assert len(wanted) > 100
     missing = sorted(w for w in wanted if w not in have)
-    assert not missing, f"not in messages.po (run pybabel update, see README): {missing}"
+    assert not missing, f"not in messages.po (run pybabel update, see docs/languages.md): {missing}"
     empty = sorted(w for w in wanted if not all(have[w][0]))
     assert not empty, f"no Spanish yet: {empty}"
     fuzzy = sorted(w for w in wanted if have[w][1])

@@ -93,7 +93,10 @@ def test_pages_opened_before_and_the_apps_files_open_with_no_connection(phone):
     assert "never opened here" in page.locator("main").inner_text()
     shot(page, "offline-page")
 
+    # Once the connection is back, it opens that page by itself, as it says.
     page.context.set_offline(False)
+    page.wait_for_selector("h1:has-text('History')")
+    assert page.url.endswith("/history/")
     page.goto(board)
     assert page.locator(".kc-queue .kc-line.copy").count() == 0
 

@@ -60,6 +60,9 @@
   var retry = null;
   var busySince = 0;
   var savedCopy = document.documentElement.getAttribute("data-saved-copy");
+  // The offline page, shown by the worker in place of a page it has no copy of.
+  var standIn = document.querySelector("[data-stand-in]");
+  var inPlaceOf = !!standIn && window.location.pathname !== standIn.getAttribute("data-stand-in");
   var editNote = "";
   var tapsFirst = null;  // a hand waiting for its game's chips taps to be sent first
 
@@ -412,16 +415,18 @@
     if (event.persisted) { leaving = false; render(); flush(); }
   });
 
-  /* A saved copy: once the machine answers again, a page that does not keep itself up to
-     date (nor holds a form being filled in) is opened afresh. */
-  if (savedCopy && script && script.dataset.ping) {
+  /* A saved copy, or the offline page in place of a page: once the machine answers again,
+     a page that does not keep itself up to date (nor holds a form being filled in) is
+     opened afresh; the offline page opens the page it stood in for. */
+  if ((savedCopy || inPlaceOf) && script && script.dataset.ping) {
     var pinging = false;
     var ping = function () {
-      if (pinging || !savedCopy) return;
+      if (pinging || !(savedCopy || inPlaceOf)) return;
       pinging = true;
       fetch(script.dataset.ping, { cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           if (!response.ok) return;
+          if (inPlaceOf) { inPlaceOf = false; window.location.reload(); return; }
           savedCopy = null;
           if (!$("#hand-form") && !$("[data-live-version]")) window.location.reload();
           else render();
@@ -430,6 +435,7 @@
     };
     window.setInterval(ping, PING_MS);
     window.addEventListener("online", ping);
+    if (inPlaceOf) ping();  // the connection may be back already: a moment's loss
   }
 
   render();

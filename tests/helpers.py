@@ -27,8 +27,8 @@ from scorekeeper.db import add_game
 from scorekeeper.db.models import Night
 from scorekeeper.db.players import player_for
 from scorekeeper.extensions import db
-from scorekeeper.reports.stats import played
 from scorekeeper.rules import Event, Game, Hand, Round
+from tests.reports.oracle import played
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout
 PACKAGE = ROOT / "scorekeeper"

@@ -1,40 +1,121 @@
 """The roster's and a player's figures, summed by the database from the results cache: no
-game is replayed.
+game is replayed. Game-level numbers (played, wins, best night, head-to-head) count finished
+games only; hand-level numbers (kings left, chips, corners...) every hand recorded.
 
-`played_games` still scores every game through the rules, as the reference the cache is
-held to (tests compare the two).
+tests/reports/oracle.py works the same figures out by replaying every game, the slow,
+obvious way; the tests hold the two equal.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
+from flask_babel import gettext
 from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.orm import aliased
 
 from .. import variants
-from ..db import read_games
-from ..db.models import Game, GameResult, Night, Player, ResultFact, ResultSeat, Seat
+from ..db.models import Game, GameResult, Night, Player, ResultFact, ResultSeat
 from ..extensions import db
 from ..words import day
-from . import stats
-from .history import label
 
 
-def played_games(player: Player | None = None) -> list[stats.Played]:
-    """Return the stored games (only `player`'s, if given) scored, in the order played."""
-    query = (select(Game.id, Night).outerjoin(Night, Game.night_id == Night.id)
-             .order_by(Game.played_on, Game.created_at, Game.id))
-    if player is not None:
-        query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player.id)))
-    rows = db.session.execute(query).all()
-    loaded = read_games(game_id for game_id, _ in rows)
-    # A game the rules refuse as stored has no result to count until it is repaired.
-    return [stats.Played(loaded[game_id].core, loaded[game_id].result, loaded[game_id].played_on,
-                         loaded[game_id].night_id, label(night) if night else "", game_id,
-                         night.started_at.date() if night else None)
-            for game_id, night in rows if game_id in loaded and loaded[game_id].readable]
+@dataclass(frozen=True)
+class Record:
+    """Finished games played and won (a shared win is a win for each)."""
+
+    played: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Return wins per game played, or None before any game."""
+        return self.wins / self.played if self.played else None
+
+    def add(self, won: bool) -> Record:
+        """Return this record with one more game."""
+        return Record(self.played + 1, self.wins + int(won))
+
+
+class Facts(Counter):
+    """What a player's hands added up to, across every hand recorded, by fact name."""
+
+    def lines(self) -> list[tuple[str, str, str, str]]:
+        """Return the statistics lines with something to say: (label, figure, note, tone)."""
+        return [(gettext(line.label), *line.show(self)) for line in variants.fact_lines()
+                if self[line.needs]]
+
+
+@dataclass(frozen=True)
+class NightRecord:
+    """A player's finished games and wins on one night."""
+
+    night: int | None
+    label: str
+    played_on: date
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Finished games two players both sat in, and who finished ahead."""
+
+    other: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+    other_id: int | None = field(default=None, compare=False)  # for a link, when known
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Everything the player page shows about one player."""
+
+    name: str
+    overall: Record
+    by_variant: dict[str, Record]
+    unfinished: int
+    hands: Facts
+    nights: int  # how many nights they finished a game on
+    best_night: NightRecord | None
+    head_to_head: tuple[HeadToHead, ...]
+    form: tuple[tuple[date, float], ...]  # at most CHART_POINTS nights, spread evenly
+
+
+CHART_POINTS = 120  # years of weekly nights are drawn from this many
+
+
+def spread(total: int, most: int = CHART_POINTS) -> list[int]:
+    """Return the positions of at most `most` of `total` items, spread evenly, the first and
+    the last always among them."""
+    if total <= most:
+        return list(range(total))
+    return [round(i * (total - 1) / (most - 1)) for i in range(most)]
+
+
+def form(nights: Iterable[NightRecord]) -> tuple[tuple[date, float], ...]:
+    """Return the player's win rate (in %) after each night, oldest first."""
+    points, record = [], Record()
+    for night in nights:
+        record = Record(record.played + night.games, record.wins + night.wins)
+        points.append((night.played_on, 100 * record.wins / record.played))
+    return tuple(points)
+
+
+def best_night(nights: Iterable[NightRecord]) -> NightRecord | None:
+    """Return the night with the most wins; a tie goes to the better win rate, then the later."""
+    winning = [(r.wins, r.wins / r.games, index, r) for index, r in enumerate(nights) if r.wins]
+    return max(winning, key=lambda row: row[:3])[3] if winning else None
+
+
+def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], ...]:
+    """Return the chart's points: every night's, or CHART_POINTS of them spread evenly."""
+    return tuple(points[i] for i in spread(len(points)))
 
 
 # A finished game the rules accept: what the figures count.
@@ -77,41 +158,41 @@ VERSUS = (select(_OTHER.player_id, Player.name, func.count(),
           .group_by(_OTHER.player_id, Player.name))
 
 
-def records() -> dict[str, stats.Record]:
+def records() -> dict[str, Record]:
     """Return every player's finished games and wins, by name."""
-    return {name: stats.Record(int(played), int(wins or 0))
+    return {name: Record(int(played), int(wins or 0))
             for name, played, wins in db.session.execute(RECORDS)}
 
 
-def player_stats(player: Player) -> stats.PlayerStats:
+def player_stats(player: Player) -> PlayerStats:
     """Return everything the player page shows, summed by the database from the results
     cache: one grouped query for each part of the page, whatever the history."""
     mine = {"player": player.id}
     run = db.session.connection().execute
-    won = {variant: stats.Record(int(games), int(wins or 0))
+    won = {variant: Record(int(games), int(wins or 0))
            for variant, games, wins in run(BY_VARIANT, mine)}
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
-    overall = stats.Record(sum(r.played for r in by_variant.values()),
+    overall = Record(sum(r.played for r in by_variant.values()),
                            sum(r.wins for r in by_variant.values()))
     # Labelled once picked: a night's label (its date, in the page's language) is shown
     # only for the best night.
     nights = sorted(
-        (stats.NightRecord(night_id, name or "", day_of(started, alone), int(games),
+        (NightRecord(night_id, name or "", day_of(started, alone), int(games),
                            int(wins or 0))
          for night_id, alone, started, name, games, wins in run(NIGHTS, mine)),
         key=lambda r: (r.played_on, r.night or 0))
-    best = stats.best_night(nights)
+    best = best_night(nights)
     if best is not None and not best.label:
         best = replace(best, label=day(best.played_on))
-    versus = [stats.HeadToHead(name, int(games), int(ahead), int(behind), int(level), other)
+    versus = [HeadToHead(name, int(games), int(ahead), int(behind), int(level), other)
               for other, name, games, ahead, behind, level in run(VERSUS, mine)]
-    return stats.PlayerStats(
+    return PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant,
         unfinished=run(UNFINISHED, mine).scalar(),
-        hands=stats.Facts({fact: int(value) for fact, value in run(FACTS, mine)}),
+        hands=Facts({fact: int(value) for fact, value in run(FACTS, mine)}),
         nights=len(nights), best_night=best,
         head_to_head=tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))),
-        form=stats.sampled(stats.form(nights)))
+        form=sampled(form(nights)))
 
 
 def day_of(started: datetime | str | None, alone: date | str | None) -> date:

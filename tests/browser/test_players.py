@@ -11,7 +11,7 @@ from tests.helpers import two_nights
 
 
 def backup_file(tmp_path):
-    """Write the six games of tests/test_stats.py (two nights) as a backup file; return it."""
+    """Write the six games of two_nights() (tests/helpers.py) as a backup file; return it."""
     nights = {}
     for index, p in enumerate(two_nights()):
         start = datetime.combine(p.played_on, datetime.min.time()) + timedelta(hours=19)

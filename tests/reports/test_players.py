@@ -11,7 +11,7 @@ from sqlalchemy import event, select
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
-from scorekeeper.reports import stats
+from tests.reports import oracle
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -52,12 +52,12 @@ def fill(client, seed: int, games: int = 40) -> None:
 def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, client):
     fill(client, seed=11)
     with app.app_context():
-        assert roster.records() == stats.records(roster.played_games())
+        assert roster.records() == oracle.records(oracle.played_games())
         for player in db.session.scalars(select(Player)):
             from_sql = roster.player_stats(player)
-            replayed = stats.player_stats(player.name, roster.played_games(player))
+            replayed = oracle.player_stats(player.name, oracle.played_games(player))
             assert from_sql.hands == +replayed.hands  # the same facts, zeros left out
-            assert from_sql == stats.PlayerStats(**{**replayed.__dict__,
+            assert from_sql == roster.PlayerStats(**{**replayed.__dict__,
                                                    "hands": from_sql.hands}), player.name
 
 
@@ -107,8 +107,8 @@ def test_years_of_nights_chart_the_same_spread_points_as_the_replay(app):
     with app.app_context():
         ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
         from_sql = roster.player_stats(ann)
-        replayed = stats.player_stats("Ann", roster.played_games(ann))
+        replayed = oracle.player_stats("Ann", oracle.played_games(ann))
         assert from_sql.nights == replayed.nights == 130
-        assert len(from_sql.form) == stats.CHART_POINTS
+        assert len(from_sql.form) == roster.CHART_POINTS
         assert from_sql.form == replayed.form
         assert from_sql.best_night == replayed.best_night

@@ -13,7 +13,6 @@ from ...db.locks import games_of
 from ...db.models import Player
 from ...extensions import db
 from ...reports import players as roster
-from ...reports import stats
 from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
@@ -29,7 +28,7 @@ def list_players():
     """List everyone on the roster with their finished games and wins."""
     listed = Markup(render_template(
         "players/_roster_list.html", players=stored.roster(), record=roster.records(),
-        empty=stats.Record()))
+        empty=roster.Record()))
     return render_template("players/roster.html", listed=listed)
 
 

@@ -1,4 +1,7 @@
-"""Player statistics, worked out from games as the rules score them.
+"""The test oracle for a player's figures: every game replayed through the rules and counted
+in Python, the slow, obvious way. The app sums the same figures with SQL from the results
+cache (scorekeeper/reports/players.py); tests hold the two equal, and hold this one to
+numbers worked out by hand (tests/reports/test_stats.py).
 
 Game-level numbers (played, wins, best night, head-to-head) count finished games only:
 a game still being played has no result yet. Hand-level numbers (penalty per hand, kings
@@ -7,15 +10,28 @@ left, chips, corners, dragons) count every hand recorded, finished game or not.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 
-from flask_babel import gettext
+from sqlalchemy import select
 
-from .. import rules, variants
-from ..words import day
+from scorekeeper import rules, variants
+from scorekeeper.db import read_games
+from scorekeeper.db.models import Game, Night, Player, Seat
+from scorekeeper.extensions import db
+from scorekeeper.reports.history import label
+from scorekeeper.reports.players import (
+    Facts,
+    HeadToHead,
+    NightRecord,
+    PlayerStats,
+    Record,
+    best_night,
+    form,
+    sampled,
+)
+from scorekeeper.words import day
 
 
 @dataclass(frozen=True)
@@ -36,70 +52,6 @@ def played(game: rules.Game, played_on: date, night: int | None = None,
            night_on: date | None = None) -> Played:
     """Score a game with the rules and wrap it for the statistics."""
     return Played(game, rules.play(game), played_on, night, night_label, game_id, night_on)
-
-
-@dataclass(frozen=True)
-class Record:
-    """Finished games played and won (a shared win is a win for each)."""
-
-    played: int = 0
-    wins: int = 0
-
-    @property
-    def win_rate(self) -> float | None:
-        """Return wins per game played, or None before any game."""
-        return self.wins / self.played if self.played else None
-
-    def add(self, won: bool) -> Record:
-        """Return this record with one more game."""
-        return Record(self.played + 1, self.wins + int(won))
-
-
-class Facts(Counter):
-    """What a player's hands added up to, across every hand recorded, by fact name."""
-
-    def lines(self) -> list[tuple[str, str, str, str]]:
-        """Return the statistics lines with something to say: (label, figure, note, tone)."""
-        return [(gettext(line.label), *line.show(self)) for line in variants.fact_lines()
-                if self[line.needs]]
-
-
-@dataclass(frozen=True)
-class NightRecord:
-    """A player's finished games and wins on one night."""
-
-    night: int | None
-    label: str
-    played_on: date
-    games: int
-    wins: int
-
-
-@dataclass(frozen=True)
-class HeadToHead:
-    """Finished games two players both sat in, and who finished ahead."""
-
-    other: str
-    games: int
-    ahead: int
-    behind: int
-    level: int
-    other_id: int | None = field(default=None, compare=False)  # for a link, when known
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """Everything the player page shows about one player."""
-
-    name: str
-    overall: Record
-    by_variant: dict[str, Record]
-    unfinished: int
-    hands: Facts
-    nights: int  # how many nights they finished a game on
-    best_night: NightRecord | None
-    head_to_head: tuple[HeadToHead, ...]
-    form: tuple[tuple[date, float], ...]  # at most CHART_POINTS nights, spread evenly
 
 
 def won(p: Played, name: str) -> bool:
@@ -166,32 +118,6 @@ def night_records(name: str, games: Sequence[Played]) -> tuple[NightRecord, ...]
     return tuple(sorted(nights.values(), key=lambda r: (r.played_on, r.night or 0)))
 
 
-CHART_POINTS = 120  # years of weekly nights are drawn from this many
-
-
-def spread(total: int, most: int = CHART_POINTS) -> list[int]:
-    """Return the positions of at most `most` of `total` items, spread evenly, the first and
-    the last always among them."""
-    if total <= most:
-        return list(range(total))
-    return [round(i * (total - 1) / (most - 1)) for i in range(most)]
-
-
-def form(nights: Iterable[NightRecord]) -> tuple[tuple[date, float], ...]:
-    """Return the player's win rate (in %) after each night, oldest first."""
-    points, record = [], Record()
-    for night in nights:
-        record = Record(record.played + night.games, record.wins + night.wins)
-        points.append((night.played_on, 100 * record.wins / record.played))
-    return tuple(points)
-
-
-def best_night(nights: Iterable[NightRecord]) -> NightRecord | None:
-    """Return the night with the most wins; a tie goes to the better win rate, then the later."""
-    winning = [(r.wins, r.wins / r.games, index, r) for index, r in enumerate(nights) if r.wins]
-    return max(winning, key=lambda row: row[:3])[3] if winning else None
-
-
 def head_to_head(name: str, games: Iterable[Played]) -> tuple[HeadToHead, ...]:
     """Return, per other player, the finished games shared and who finished ahead how often."""
     tally: dict[str, list[int]] = {}
@@ -207,11 +133,6 @@ def head_to_head(name: str, games: Iterable[Played]) -> tuple[HeadToHead, ...]:
     return tuple(sorted(rows, key=lambda h: (-h.games, h.other.casefold())))
 
 
-def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], ...]:
-    """Return the chart's points: every night's, or CHART_POINTS of them spread evenly."""
-    return tuple(points[i] for i in spread(len(points)))
-
-
 def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
     """Return every statistic of one player; `games` in the order they were played."""
     mine = [p for p in games if name in p.game.players]
@@ -224,3 +145,18 @@ def player_stats(name: str, games: Sequence[Played]) -> PlayerStats:
         unfinished=sum(1 for p in mine if not p.result.over),
         hands=hand_stats(name, mine), nights=len(nights), best_night=best_night(nights),
         head_to_head=head_to_head(name, mine), form=sampled(form(nights)))
+
+
+def played_games(player: Player | None = None) -> list[Played]:
+    """Return the stored games (only `player`'s, if given) scored, in the order played."""
+    query = (select(Game.id, Night).outerjoin(Night, Game.night_id == Night.id)
+             .order_by(Game.played_on, Game.created_at, Game.id))
+    if player is not None:
+        query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player.id)))
+    rows = db.session.execute(query).all()
+    loaded = read_games(game_id for game_id, _ in rows)
+    # A game the rules refuse as stored has no result to count until it is repaired.
+    return [Played(loaded[game_id].core, loaded[game_id].result, loaded[game_id].played_on,
+                         loaded[game_id].night_id, label(night) if night else "", game_id,
+                         night.started_at.date() if night else None)
+            for game_id, night in rows if game_id in loaded and loaded[game_id].readable]

@@ -82,6 +82,9 @@ class Variant:
     lower_is_better = False
     settings: tuple = ()
     presets: Mapping[str, Mapping[str, Any]] = {}
+    # Its home on the web side (scorekeeper.variants), set there when the home registers:
+    # the rules' registry is the one registry of variants, and their homes are found in it.
+    home: Any = None
 
     def resolve_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Return the full settings: defaults filled in, each value checked."""

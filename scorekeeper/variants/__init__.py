@@ -1,8 +1,7 @@
 """Each variant's one home: how its rounds are entered, shown, exported and counted.
 
-Everything outside a variant's home asks this registry; nothing else names a variant.
-A home imports the rules and the standard library (its `views` module, if it has one,
-is the web side and is registered as a blueprint by the app).
+Everything outside a variant's home asks here (`get`, `homes`); nothing else names a
+variant. The registry is the rules' own (`rules.VARIANTS`): a home registers with its rules.
 """
 
 from __future__ import annotations
@@ -10,27 +9,32 @@ from __future__ import annotations
 from .. import rules
 from .base import Entry, Errors, FactLine, Home
 
-HOMES: dict[str, Home] = {}
-
 
 def register(home: Home) -> Home:
-    """Add a variant's home, and its rules, to the registries; return it."""
+    """Register a variant's home: its rules go in the rules' registry, with the home."""
+    home.rules.home = home
     rules.register(home.rules)
-    HOMES[home.name] = home
     return home
 
 
 def get(name: str) -> Home:
     """Return the home of the variant called `name`, or raise RuleError."""
-    if not isinstance(name, str) or name not in HOMES:
+    variant = rules.VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None or variant.home is None:
         raise rules.RuleError("unknown variant %(name)s; known: %(known)s", "variant",
-                              name=repr(name), known=", ".join(HOMES))
-    return HOMES[name]
+                              name=repr(name), known=", ".join(h.name for h in homes()))
+    return variant.home
 
 
 def homes() -> list[Home]:
     """Return every registered variant's home, in the order they were registered."""
-    return list(HOMES.values())
+    return [variant.home for variant in rules.VARIANTS.values() if variant.home is not None]
+
+
+def known(name: str) -> bool:
+    """Tell whether a variant of that name has a home (and so can be played here)."""
+    variant = rules.VARIANTS.get(name) if isinstance(name, str) else None
+    return variant is not None and variant.home is not None
 
 
 def fact_lines() -> list[FactLine]:
@@ -49,4 +53,5 @@ from .penalty import HOME as _PENALTY  # noqa: E402
 for _home in (_PENALTY, _CHIPS, _CORONATION):
     register(_home)
 
-__all__ = ["Entry", "Errors", "FactLine", "Home", "fact_lines", "get", "homes", "register"]
+__all__ = ["Entry", "Errors", "FactLine", "Home", "fact_lines", "get", "homes", "known",
+           "register"]

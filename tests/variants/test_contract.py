@@ -91,8 +91,17 @@ def fewest():
     """Register the made-up variant for one test, then take it out again."""
     home = variants.register(FewestHome())
     yield home
-    variants.HOMES.pop(home.name)
-    rules.VARIANTS.pop(home.name)
+    rules.unregister(home.name)
+
+
+def test_one_registry_holds_each_variant_with_its_home(fewest):
+    assert rules.get_variant(fewest.name).home is fewest is variants.get(fewest.name)
+    assert [home.name for home in variants.homes()] == [
+        name for name, variant in rules.VARIANTS.items() if variant.home is not None]
+    rules.unregister(fewest.name)
+    assert not variants.known(fewest.name) and fewest not in variants.homes()
+    rules.register(fewest.rules)  # as it was, for the fixture to take out
+    fewest.rules.home = fewest
 
 
 # -- the shared path --------------------------------------------------------------------

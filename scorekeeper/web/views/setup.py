@@ -128,7 +128,7 @@ def new_game_inputs() -> list[str]:
 def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> None:
     """Note everything the rules refuse in a new game at once, each at its input: every
     name, every setting, too few players. (Starting the game checks it all again.)"""
-    if wanted.variant not in variants.HOMES:
+    if not variants.known(wanted.variant):
         return
     for index, name in enumerate(wanted.names):
         try:

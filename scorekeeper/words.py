@@ -13,6 +13,7 @@ from flask import has_request_context
 from flask_babel import format_date, get_locale, gettext
 
 from .rules import RuleError, Word
+from .rules.base import N_  # noqa: F401  (words marked for the catalogue: said in the rules)
 
 DEFAULT = "en"  # the language outside a request, and of a phone that asks for none we speak
 
@@ -43,12 +44,6 @@ def needs_isolating(name: str) -> bool:
     right-to-left letter, an Arabic digit or a direction mark, or no left-to-right letter."""
     classes = {unicodedata.bidirectional(ch) for ch in name}
     return bool(classes & MOVING) or "L" not in classes
-
-
-def N_(text: str) -> str:
-    """Mark words for the catalogue that are translated later, where they are shown (a
-    rule's label, defined where no language is known): `pybabel extract -k N_`."""
-    return text
 
 
 def reason(error: Exception, *, where: bool = False) -> str:

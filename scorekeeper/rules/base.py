@@ -7,6 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def N_(text: str) -> str:
+    """Mark words for the catalogue that are translated later, where they are shown (a
+    rule's label, said here where no language is known): `pybabel extract -k N_`."""
+    return text
+
+
 class Word(str):
     """An English word or phrase a refusal puts into its sentence ("a whole number of cards").
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Event, Game, GameResult, Round, RoundResult, RuleError, Setting
+from .base import N_, Event, Game, GameResult, Round, RoundResult, RuleError, Setting
 from .base import resolve_settings as resolve_each
 from .chips_pot import ante_and_events, check_events, deal, pot_of, settle
 from .hands import check_hands, hand_winners
@@ -13,26 +13,26 @@ from .seats import left_of
 from .table import Table, Variant
 
 SETTINGS = (
-    Setting("start_chips", "Chips each at the start", int, minimum=1, maximum=10_000,
+    Setting("start_chips", N_("Chips each at the start"), int, minimum=1, maximum=10_000,
             optional=True, quick=(50,),
-            help="Every player starts with this many. Leave empty to split a total instead."),
-    Setting("total_chips", "Chips in the box, split evenly", int, minimum=2, maximum=60_000,
+            help=N_("Every player starts with this many. Leave empty to split a total instead.")),
+    Setting("total_chips", N_("Chips in the box, split evenly"), int, minimum=2, maximum=60_000,
             optional=True, quick=(80,),
-            help="Each player gets total ÷ players, rounded down; the rest stay in the box."),
-    Setting("ante", "Ante per hand", int, minimum=0, maximum=1000),
-    Setting("pass_chips", "Chips for a pass", int, minimum=0, maximum=1000,
-            help="A turn with no card played. 0: not offered."),
-    Setting("king_held_chips", "Chips for being caught holding a king", int, minimum=0,
-            maximum=1000, quick=(0, 3), help="0: not offered."),
-    Setting("missed_draw_chips", "Chips for forgetting to draw", int, minimum=0,
-            maximum=1000, quick=(0, 1), help="0: not offered."),
-    Setting("card_chips", "Chips per other card left", int, minimum=0, maximum=1000),
-    Setting("king_chips", "Chips per king left", int, minimum=0, maximum=1000, quick=(1, 10)),
-    Setting("reset_each_hand", "Re-split the chips every hand", bool,
-            help="On: the score is the pots won. Off: stacks carry over; 0 chips is out."),
-    Setting("target", "Play to", int, minimum=1, maximum=1_000_000, optional=True,
+            help=N_("Each player gets total ÷ players, rounded down; the rest stay in the box.")),
+    Setting("ante", N_("Ante per hand"), int, minimum=0, maximum=1000),
+    Setting("pass_chips", N_("Chips for a pass"), int, minimum=0, maximum=1000,
+            help=N_("A turn with no card played. 0: not offered.")),
+    Setting("king_held_chips", N_("Chips for being caught holding a king"), int, minimum=0,
+            maximum=1000, quick=(0, 3), help=N_("0: not offered.")),
+    Setting("missed_draw_chips", N_("Chips for forgetting to draw"), int, minimum=0,
+            maximum=1000, quick=(0, 1), help=N_("0: not offered.")),
+    Setting("card_chips", N_("Chips per other card left"), int, minimum=0, maximum=1000),
+    Setting("king_chips", N_("Chips per king left"), int, minimum=0, maximum=1000, quick=(1, 10)),
+    Setting("reset_each_hand", N_("Re-split the chips every hand"), bool,
+            help=N_("On: the score is the pots won. Off: stacks carry over; 0 chips is out.")),
+    Setting("target", N_("Play to"), int, minimum=1, maximum=1_000_000, optional=True,
             quick=(100,),
-            help="The game ends after the hand in which a stack (or score) gets there."),
+            help=N_("The game ends after the hand in which a stack (or score) gets there.")),
 )
 HOUSE = {"start_chips": 50, "total_chips": None, "ante": 1, "pass_chips": 1,
          "king_held_chips": 0, "missed_draw_chips": 0, "card_chips": 1, "king_chips": 1,
@@ -40,7 +40,7 @@ HOUSE = {"start_chips": 50, "total_chips": None, "ante": 1, "pass_chips": 1,
 JAX = {"start_chips": None, "total_chips": 80, "ante": 1, "pass_chips": 1,
        "king_held_chips": 3, "missed_draw_chips": 1, "card_chips": 1, "king_chips": 1,
        "reset_each_hand": True, "target": 100}
-PRESETS = {"house": HOUSE, "jax": JAX}
+PRESETS = {N_("house"): HOUSE, N_("jax"): JAX}
 
 
 class ChipsTable(Table):
@@ -117,9 +117,9 @@ class Chips(Variant):
     """Chip pot (docs/rules.md, "Chip pot"), with the house and the boxed Jax presets."""
 
     name = "chips"
-    label = "Chip pot"
-    blurb = ("Everyone antes; passes and cards left pay into the pot, and the hand's "
-             "winner takes it. Most chips win.")
+    label = N_("Chip pot")
+    blurb = N_("Everyone antes; passes and cards left pay into the pot, and the hand's "
+               "winner takes it. Most chips win.")
     settings = SETTINGS
     presets: Mapping[str, Mapping[str, Any]] = PRESETS
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Game, Round, RoundResult, RuleError, Setting, Word, resolve_settings
+from .base import N_, Game, Round, RoundResult, RuleError, Setting, Word, resolve_settings
 from .seats import left_of
 from .table import Table, Variant
 
 CORNERS = 4
 SETTINGS = (
-    Setting("deals_to_win", "Deals to win the match", int, minimum=1, maximum=99,
-            quick=(1, 3, 5), help="The first player to win this many deals wins the match."),
+    Setting("deals_to_win", N_("Deals to win the match"), int, minimum=1, maximum=99,
+            quick=(1, 3, 5), help=N_("The first player to win this many deals wins the match.")),
 )
 DEFAULTS = {"deals_to_win": 1}
 
@@ -37,13 +37,13 @@ def check_deal(players: Sequence[str], corners: Sequence[str | None],
 def victory(points: Mapping[str, int], winner: str | None) -> str:
     """Return the class of a deal: absolute (5-0), incredible (winner has 4), normal, draw."""
     if winner is None:
-        return "draw"
+        return N_("draw")
     loser_points = sum(value for name, value in points.items() if name != winner)
     if points[winner] == CORNERS + 1 and loser_points == 0:
-        return "absolute"
+        return N_("absolute")
     if points[winner] == CORNERS:
-        return "incredible"
-    return "normal"
+        return N_("incredible")
+    return N_("normal")
 
 
 def score_deal(players: Sequence[str], corners: Sequence[str | None],
@@ -124,12 +124,12 @@ class Coronation(Variant):
     """Coronation (docs/rules.md): two players, points per deal, deals won decide the match."""
 
     name = "coronation"
-    label = "Coronation"
-    blurb = ("Two players. A point for each corner crowned King to Ace and one for slaying "
-             "the dragon; more points win the deal.")
+    label = N_("Coronation")
+    blurb = N_("Two players. A point for each corner crowned King to Ace and one for "
+               "slaying the dragon; more points win the deal.")
     max_players = 2
     settings = SETTINGS
-    presets: Mapping[str, Mapping[str, Any]] = {"standard": DEFAULTS}
+    presets: Mapping[str, Mapping[str, Any]] = {N_("standard"): DEFAULTS}
 
     def resolve_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Return the full settings: defaults filled in, each value checked."""

@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Game, Hand, Round, RoundResult, Setting, resolve_settings
+from .base import N_, Game, Hand, Round, RoundResult, Setting, resolve_settings
 from .hands import check_hands, hand_winners
 from .seats import left_of
 from .table import Table, Variant
 
 SETTINGS = (
-    Setting("target", "Play to", int, minimum=1, maximum=10_000, quick=(25, 50),
-            help="The game ends after the hand in which a total gets there."),
-    Setting("end_when", "Game ends when a total", str, choices=("reaches", "exceeds"),
-            help="reaches: total ≥ target; exceeds: total > target."),
-    Setting("king_points", "Points per king left", int, minimum=0, maximum=1000),
-    Setting("card_points", "Points per other card left", int, minimum=0, maximum=1000),
+    Setting("target", N_("Play to"), int, minimum=1, maximum=10_000, quick=(25, 50),
+            help=N_("The game ends after the hand in which a total gets there.")),
+    Setting("end_when", N_("Game ends when a total"), str,
+            choices=(N_("reaches"), N_("exceeds")),
+            help=N_("reaches: total ≥ target; exceeds: total > target.")),
+    Setting("king_points", N_("Points per king left"), int, minimum=0, maximum=1000),
+    Setting("card_points", N_("Points per other card left"), int, minimum=0, maximum=1000),
 )
 DEFAULTS = {"target": 25, "end_when": "reaches", "king_points": 10, "card_points": 1}
 
@@ -71,11 +72,11 @@ class Penalty(Variant):
     """Penalty points (docs/rules.md, "Penalty points")."""
 
     name = "penalty"
-    label = "Penalty points"
-    blurb = "Cards left cost points; kings cost more. Lowest total wins."
+    label = N_("Penalty points")
+    blurb = N_("Cards left cost points; kings cost more. Lowest total wins.")
     lower_is_better = True
     settings = SETTINGS
-    presets: Mapping[str, Mapping[str, Any]] = {"standard": DEFAULTS}
+    presets: Mapping[str, Mapping[str, Any]] = {N_("standard"): DEFAULTS}
 
     def resolve_settings(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Return the full settings: defaults filled in, each value checked."""

@@ -14,7 +14,7 @@ import pytest
 from babel.messages import pofile
 from babel.messages.mofile import read_mo
 
-from scorekeeper import create_app
+from scorekeeper import create_app, rules
 from scorekeeper.extensions import db
 from scorekeeper.web import i18n
 from tests.helpers import ROOT, WEB, hand_data, start_game
@@ -28,15 +28,21 @@ def lang_of(html: str) -> str:
     return re.search(r'<html lang="([^"]+)"', html).group(1)
 
 
-def test_every_string_to_translate_has_its_spanish_in_the_catalogue(tmp_path):
-    """What `pybabel extract` finds in the templates and the code is all in messages.po,
-    translated, none fuzzy: a page in Spanish has no English left in a corner."""
-    pot = tmp_path / "messages.pot"
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> set[str]:
+    """Return what `pybabel extract` finds in the templates and the code (babel.cfg)."""
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract",
                     "-F", "babel.cfg", "-o", str(pot), "."],
                    cwd=ROOT, check=True)
     with pot.open("rb") as f:
-        wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in pofile.read_po(f) if m.id}
+        return {m.id if isinstance(m.id, str) else m.id[0] for m in pofile.read_po(f) if m.id}
+
+
+def test_every_string_to_translate_has_its_spanish_in_the_catalogue(extracted):
+    """What `pybabel extract` finds in the templates and the code is all in messages.po,
+    translated, none fuzzy: a page in Spanish has no English left in a corner."""
+    wanted = extracted
     with PO.open("rb") as f:
         catalogue = pofile.read_po(f, locale="es")
     have = {}
@@ -162,12 +168,17 @@ def test_days_follow_the_language(client):
     assert day_en.group(0) not in es
 
 
-def test_every_word_the_rules_define_is_marked_for_the_catalogue():
-    """The rules (standard library only) say their labels in English; rule_words.py marks
-    each for the catalogue, so a new setting or variant cannot stay English in Spanish."""
-    from scorekeeper.web.rule_words import WORDS, rule_texts
-
-    assert rule_texts() - set(WORDS) == set()
+def test_every_word_the_rules_define_is_extracted_where_it_is_written(extracted):
+    """The rules (standard library only) say their labels in English, each marked with N_
+    where it is written, so `pybabel extract` finds it there: a new setting or variant
+    cannot stay English in Spanish, and no list elsewhere copies them."""
+    said = {"absolute", "incredible", "normal", "draw"}  # coronation's classes of a deal
+    for variant in rules.VARIANTS.values():
+        said |= {variant.label, variant.blurb, *variant.presets}
+        for setting in variant.settings:
+            said |= {setting.label, *setting.choices} | ({setting.help} - {""})
+    assert len(said) > 30
+    assert said - extracted == set()
 
 
 def test_each_variant_named_in_a_refusal_is_marked_for_the_catalogue():

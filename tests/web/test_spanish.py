@@ -451,3 +451,16 @@ def test_a_refused_setting_names_it_in_spanish(client):
         "rules-penalty-target-other": "0"}).get_data(as_text=True)
     assert "Jugar hasta: debe ser al menos 1, no 0" in html
     assert "Play to" not in html
+
+
+def test_every_word_a_script_asks_for_is_in_the_one_list_of_script_words(app):
+    """The scripts ask for their words by key, with no English copy at the call: each key
+    must be in js_words() (scorekeeper/web/i18n.py), and each word there must be asked for."""
+    scripts = [p for p in (WEB / "static").rglob("*.js") if "vendor" not in p.parts]
+    asked = {key for path in scripts
+             for key in re.findall(r'\bsay\("(\w+)"', path.read_text(encoding="utf-8"))}
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        words = i18n.js_words()
+    assert len(asked) > 25
+    assert asked - set(words) == set(), "asked for, but not in js_words()"
+    assert set(words) - asked == set(), "in js_words(), but no script asks for it"

@@ -89,12 +89,12 @@
         var text = "";
         if (seated > range[1] || (seated >= 2 && seated < range[0])) {
           text = exact
-            ? say("fit_exact", "⚠ For exactly {min} players; {seated} are seated",
+            ? say("fit_exact",
                   { min: range[0], seated: seated })
-            : say("fit_range", "⚠ For {min} to {max} players; {seated} are seated",
+            : say("fit_range",
                   { min: range[0], max: range[1], seated: seated });
         } else if (exact && seated === range[0]) {
-          text = say("fits", "✓ Fits your {seated} players", { seated: seated });
+          text = say("fits", { seated: seated });
         }
         $("b", line).textContent = text;
         line.hidden = !text;

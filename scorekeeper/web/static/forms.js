@@ -22,11 +22,11 @@
       chip.hidden = !folded;
       if (!folded) return;
       var name = picked.closest("label").textContent.trim();
-      chip.textContent = picked.value === "stalemate" ? say("stalemate_chip", "Stalemate ✎")
-        : say("went_out_chip", "{name} went out ✎", { name: name });
-      chip.setAttribute("aria-label", say("change_who", "{said}: change who went out", {
-        said: picked.value === "stalemate" ? say("nobody_went_out", "Nobody went out (stalemate)")
-          : say("went_out", "{name} went out", { name: name }) }));
+      chip.textContent = picked.value === "stalemate" ? say("stalemate_chip")
+        : say("went_out_chip", { name: name });
+      chip.setAttribute("aria-label", say("change_who", {
+        said: picked.value === "stalemate" ? say("nobody_went_out")
+          : say("went_out", { name: name }) }));
     };
     box.addEventListener("change", function (event) {
       if (event.target.name === "went_out") fold(true);

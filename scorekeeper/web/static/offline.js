@@ -100,30 +100,30 @@
     var sent = read(SENT_KEY).filter(function (s) { return now - s.sentAt < SHOW_SENT_MS; });
     var lines = [];
     if (savedCopy) {
-      lines.push(line("copy", say("off_copy", "No connection: this page as it was at {time}.", { time: clock(savedCopy) })));
+      lines.push(line("copy", say("off_copy", { time: clock(savedCopy) })));
     }
     if (editNote) lines.push(line("waiting", editNote));
     read().forEach(function (item) {
       if (item.state === "refused") {
-        lines.push(line("refused", say("off_refused", "{label} was not saved: {reason}", { label: item.label, reason: item.reason }), [
-          { label: say("off_open", "Open it"), act: function () { openItem(item.id); } },
-          { label: say("off_discard", "Discard"), aria: say("off_discard_what", "Discard {label}", { label: item.label }), act: function () { discard(item.id); } }]));
+        lines.push(line("refused", say("off_refused", { label: item.label, reason: item.reason }), [
+          { label: say("off_open"), act: function () { openItem(item.id); } },
+          { label: say("off_discard"), aria: say("off_discard_what", { label: item.label }), act: function () { discard(item.id); } }]));
       } else if (item.id === tapsFirst) {
         // chips.js sends its taps from the game's page.
-        lines.push(line("waiting", say("off_taps_first", "{label} waiting to send · the chips taps before it go first.", { label: item.label }),
-          $("[data-live-panel]") ? [] : [{ label: say("off_open_game", "Open the game"), act: function () { window.location.href = item.game; } }]));
+        lines.push(line("waiting", say("off_taps_first", { label: item.label }),
+          $("[data-live-panel]") ? [] : [{ label: say("off_open_game"), act: function () { window.location.href = item.game; } }]));
       } else if (item.locked) {
-        lines.push(line("waiting", say("off_locked", "{label} waiting to send · this phone needs the table passcode.", { label: item.label }), [
-          { label: say("off_unlock", "Unlock"), act: function () { window.location.href = item.locked; } }]));
+        lines.push(line("waiting", say("off_locked", { label: item.label }), [
+          { label: say("off_unlock"), act: function () { window.location.href = item.locked; } }]));
       } else if (offline || item.waited) {
-        lines.push(line("waiting", say("off_waiting", "{label} waiting to send · no connection. It is sent by itself when the connection is back.", { label: item.label })));
+        lines.push(line("waiting", say("off_waiting", { label: item.label })));
       } else if (item.id !== sending || now - busySince > BUSY_SHOWN_MS) {
-        lines.push(line("sending", say("off_sending", "Sending {label}…", { label: item.label.toLowerCase() })));
+        lines.push(line("sending", say("off_sending", { label: item.label.toLowerCase() })));
       }
     });
     sent.forEach(function (s) {
-      lines.push(line("sent", "✓ " + say("off_sent", "{label} (saved with no connection) sent at {time}.", { label: s.label, time: clock(s.sentAt) }), [
-        { label: "×", aria: say("off_dismiss", "Dismiss"), act: function () { dismiss(s.id); } }]));
+      lines.push(line("sent", "✓ " + say("off_sent", { label: s.label, time: clock(s.sentAt) }), [
+        { label: "×", aria: say("off_dismiss"), act: function () { dismiss(s.id); } }]));
     });
     strip.textContent = "";
     lines.forEach(function (l) { strip.appendChild(l); });
@@ -169,7 +169,7 @@
     var doc = new DOMParser().parseFromString(html || "", "text/html");
     var said = doc.querySelector("main [role=alert]") || doc.querySelector("main h1");
     var text = said ? said.textContent.replace(/\s+/g, " ").trim() : "";
-    return text || say("off_answered", "the server answered {status}.", { status: status });
+    return text || say("off_answered", { status: status });
   };
 
   var schedule = function () {
@@ -348,7 +348,7 @@
       // A correction is not queued: with no connection it is not sent at all, and says so.
       if (navigator.onLine !== false) return;
       event.preventDefault();
-      editNote = say("off_edit", "No connection: this correction is not saved. Save again when the connection is back.");
+      editNote = say("off_edit");
       release();
       render();
       return;

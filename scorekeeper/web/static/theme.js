@@ -40,22 +40,22 @@
 
   /* The words in the page's language: words.js (deferred) has run by DOMContentLoaded,
      when the key is first labelled. */
-  var say = function (key, english, vars) {
-    return window.KingsCorners.say(key, english, vars);
+  var say = function (key, vars) {
+    return window.KingsCorners.say(key, vars);
   };
   var named = function (theme) {
-    return theme === "light" ? say("theme_light", "light") : say("theme_dark", "dark");
+    return theme === "light" ? say("theme_light") : say("theme_dark");
   };
 
   var label = function (button, choice) {
     var then = next(choice);
     var text = choice === "auto"
-      ? say("theme_auto", "Theme: as the phone is set ({shown}). Tap for {next}.",
+      ? say("theme_auto",
             { shown: named(shown(choice)), next: named(then) })
       : then === "auto"
-        ? say("theme_back", "Theme: {chosen}. Tap for the phone's setting.",
+        ? say("theme_back",
               { chosen: named(choice) })
-        : say("theme_chosen", "Theme: {chosen}. Tap for {next}.",
+        : say("theme_chosen",
               { chosen: named(choice), next: named(then) });
     button.setAttribute("aria-label", text);
     button.title = text;

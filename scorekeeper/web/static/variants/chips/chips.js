@@ -16,7 +16,7 @@
     (window.crypto || window.msCrypto).getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   };
-  var taps_ = function (n) { return n === 1 ? say("tap", "{n} tap", { n: n }) : say("taps", "{n} taps", { n: n }); };
+  var taps_ = function (n) { return n === 1 ? say("tap", { n: n }) : say("taps", { n: n }); };
 
   /* ---- Live pot ---------------------------------------------------------------- */
   /* Started on a page with a live pot, or when a refresh brings one (a game reopened). */
@@ -44,8 +44,8 @@
       var taps = queue.length;
       if (!taps) { box.textContent = ""; return; }
       box.textContent = offline
-        ? say("taps_waiting", "No connection: {taps} waiting, sent as soon as it is back.", { taps: taps_(taps) })
-        : say("taps_saving", "Saving {taps}…", { taps: taps_(taps) });
+        ? say("taps_waiting", { taps: taps_(taps) })
+        : say("taps_saving", { taps: taps_(taps) });
     };
 
     /* Show a tap not yet saved on top of what the server said. */

@@ -8,6 +8,7 @@ function alike.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tests.helpers import PACKAGE
@@ -114,3 +115,12 @@ def test_the_database_layer_knows_nothing_of_the_request():
             assert not flask & {"g", "request", "session"}, f"{module} reads the request"
             assert not any(imported.startswith(("scorekeeper.web", "scorekeeper.words"))
                            for imported in imports(module)), f"{module} reads the request"
+
+
+def test_no_template_tests_a_type():
+    """Templates show view-models; what kind a thing is was decided before they run."""
+    templates = list((PACKAGE / "web" / "templates").rglob("*.html"))
+    assert len(templates) > 30
+    for path in templates:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"__name__|__class__|\bkind\.|is instance", text), path.name

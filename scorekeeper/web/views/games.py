@@ -25,7 +25,14 @@ from ...words import N_, capital, reason
 from ..forms import ConfirmForm, NewGameForm
 from ..pages import error_summary, expired, game_or_404, game_view, locked_or_404
 from ..passcode import asks
-from .setup import MAX_SEATS, check_new_game, input_for, new_game_inputs, read_new_game
+from .setup import (
+    MAX_SEATS,
+    check_new_game,
+    input_for,
+    new_game_inputs,
+    read_new_game,
+    setting_fields,
+)
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -62,7 +69,8 @@ def new():
                   if any(name.startswith(f"rules-{home.name}-") for name in errors.by_input)}
     return render_template("new_game.html", form=form, errors=errors.by_input,
                            values=request.form, roster=roster(), seats=range(MAX_SEATS),
-                           homes=variants.homes(), summary=summary, open_rules=open_rules,
+                           homes=variants.homes(), fields=setting_fields(request.form),
+                           summary=summary, open_rules=open_rules,
                            focus=summary[0]["anchor"] if summary else ""), 422 if errors else 200
 
 

@@ -160,3 +160,82 @@ def check_new_game(form: Mapping[str, str], wanted: NewGame, errors: Errors) -> 
                           spec.max_players)
         except rules.RuleError as error:
             errors.add(input_for(error, wanted), capital(reason(error)))
+
+
+@dataclass(frozen=True)
+class SettingField:
+    """One setting of the new-game form as its macro draws it: worked out here, so the
+    template only shows it (`kind` says which inputs: "quick" keys and an other box, a
+    "number" box, "yes_no" keys, or one key per "choice")."""
+
+    name: str  # the input's name: rules-<variant>-<setting>
+    setting: str
+    label: str  # English, as the rules say it; the template says it in the page's language
+    help: str
+    kind: str
+    presets: tuple[tuple[str, str], ...] = ()  # each set's value, shown beside the label
+    taps: tuple[tuple[str, str, bool, str], ...] = ()  # (value, shown, checked, id)
+    none_tap: bool = False  # a set's target may be left to the set: "none" is a key
+    none_checked: bool = False
+    other: str = ""
+    value: str = ""
+    placeholder: str = ""
+
+
+def _shown(value: Any) -> str:
+    """Return a set's value as the form shows it beside a setting."""
+    if value is None:
+        return gettext("none")
+    if value is True or value is False:
+        return gettext("yes") if value else gettext("no")
+    return str(value)
+
+
+def setting_field(variant: rules.Variant, setting: rules.Setting,
+                  values: Mapping[str, str]) -> SettingField:
+    """Return how one setting of a variant is drawn, with what was typed (`values`)."""
+    name = f"rules-{variant.name}-{setting.name}"
+    multi = len(variant.presets) > 1
+    default = next(iter(variant.presets.values())).get(setting.name)
+    base = {"name": name, "setting": setting.name, "label": setting.label,
+            "help": setting.help,
+            "presets": tuple((preset, _shown(chosen.get(setting.name)))
+                             for preset, chosen in variant.presets.items()) if multi else ()}
+    if setting.kind is int and setting.quick:
+        raw = values.get(name, "" if multi else str(default))
+        other = values.get(name + "-other", "")
+        quick = [str(q) for q in setting.quick]
+        at = raw if raw in quick and not other else quick[0]
+        return SettingField(
+            **base, kind="quick", other=other,
+            taps=tuple((q, q, raw == q and not other, name if q == at else "") for q in quick),
+            none_tap=multi and setting.optional and setting.name == "target",
+            none_checked=name in values and raw == "" and not other)
+    if setting.kind is int:
+        return SettingField(
+            **base, kind="number",
+            value=values.get(name, "" if multi else ("" if default is None else str(default))),
+            placeholder=(gettext("preset") if multi
+                         else gettext("none") if setting.optional else ""))
+    if setting.kind is bool:
+        raw = values.get(name, "" if multi else ("1" if default else "0"))
+        return SettingField(**base, kind="yes_no", taps=(
+            ("1", gettext("Yes"), raw == "1", name if raw != "0" else ""),
+            ("0", gettext("No"), raw == "0", name if raw == "0" else "")))
+    raw = values.get(name, "" if multi else default)
+    at = raw if raw in setting.choices else setting.choices[0]
+    return SettingField(**base, kind="choice", taps=tuple(
+        (choice, gettext(choice), raw == choice, name if choice == at else "")
+        for choice in setting.choices))
+
+
+def setting_fields(values: Mapping[str, str]) -> dict[str, tuple[list, list]]:
+    """Return each variant's settings as drawn, split into those in view and those folded
+    away (a set's settings are all folded: most tables play a set as it comes; a game
+    without sets keeps its first setting, the target, in view)."""
+    fields = {}
+    for home in variants.homes():
+        drawn = [setting_field(home.rules, setting, values) for setting in home.rules.settings]
+        in_view = 0 if len(home.rules.presets) > 1 else 1
+        fields[home.name] = (drawn[:in_view], drawn[in_view:])
+    return fields

@@ -44,9 +44,12 @@ node_modules/.package-lock.json: package-lock.json
 run: install
 	$(BIN)/kings-corners serve --port $(PORT)$(if $(filter-out 0 no,$(HTTPS)), --https)
 
+# Everything but the browser on every core; then the browser, one page at a time (a phone's
+# timing is what it checks: it is not shared with the rest).
 test: install install-test audit-tools
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m 'not browser'
+	$(BIN)/python -m pytest -m browser -n 0
 
 bench: install-test
 	$(BIN)/python bench/bench.py

@@ -42,8 +42,9 @@ SETS = [("penalty", {"target": 2000}), ("chips", {"preset": "house", "start_chip
 ASK = {"Accept-Encoding": "gzip, deflate, br"}
 
 
-def fill(years: int, rng: random.Random) -> None:
-    """Insert `years` of weekly nights in bulk, then fill the results cache."""
+def fill(years: int, rng: random.Random, cache: bool = True) -> None:
+    """Insert `years` of weekly nights in bulk, then fill the results cache (unless told
+    not to: a backup of them needs none)."""
     db.session.execute(insert(Player), [{"id": i + 1, "name": n, "name_key": n.casefold(),
                                          "created_at": FIRST} for i, n in enumerate(ROSTER)])
     nights, games, seats, rounds, hands = [], [], [], [], []
@@ -72,7 +73,8 @@ def fill(years: int, rng: random.Random) -> None:
                         (HandEntry, hands)):
         for start in range(0, len(rows), 5000):
             db.session.execute(insert(model), rows[start:start + 5000])
-    results.rebuild()
+    if cache:
+        results.rebuild()
     db.session.commit()
 
 

@@ -21,6 +21,7 @@ from alembic.runtime.migration import MigrationContext
 from flask_migrate import upgrade
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app, rules
 from scorekeeper.db import add_game
@@ -150,13 +151,36 @@ def migrated_app(url: str):
     return app
 
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+def _worker_database(url: str) -> str:
+    """Return TEST_DATABASE_URL with a database of this test worker's own (pytest-xdist runs
+    the suite in several processes; each empties and fills its own database)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    parsed = make_url(url)
+    return parsed.set(database=f"{parsed.database or 'postgres'}_{worker}").render_as_string(
+        hide_password=False)
+
+
+PG_URL = _worker_database(os.environ.get("TEST_DATABASE_URL", ""))
+
+
+def _database_exists(url: str) -> None:
+    """Create the worker's database on the server if it is not there yet."""
+    parsed = make_url(url)
+    admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        if not connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                                  {"name": parsed.database}).first():
+            connection.execute(text(f'CREATE DATABASE "{parsed.database}"'))
+    admin.dispose()
 
 
 def emptied_app():
     """Return an app on an emptied PostgreSQL schema, upgraded by the migrations (skip, or in
     CI fail, without TEST_DATABASE_URL)."""
     need(bool(PG_URL), "TEST_DATABASE_URL (a PostgreSQL server to test against)")
+    _database_exists(PG_URL)
     engine = create_engine(PG_URL)
     with engine.begin() as connection:  # a rerun starts from nothing, whatever was left
         connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))

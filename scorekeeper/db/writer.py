@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -87,13 +87,6 @@ def _fill(row: Round, entry: rules.Round, ids: Mapping[str, int]) -> Round:
     return row
 
 
-def _events(number: int, events: Sequence[rules.Event], ids: Mapping[str, int],
-            first_seq: int = 0) -> list[Event]:
-    """Return the rows of a hand's events, in the order they happened."""
-    return [Event(hand_number=number, seq=seq, player_id=ids[e.player], kind=e.kind)
-            for seq, e in enumerate(events, start=first_seq)]
-
-
 def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
     """Return where a game stands, or the rules' refusal (a game kept to be repaired)."""
     try:
@@ -105,28 +98,53 @@ def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
              waiting: Sequence[rules.Event] = (),
-             result: rules.GameResult | None = None) -> Game:
+             result: rules.GameResult | None = None) -> int:
     """Store a checked game whole: seats, rounds with their events, the hand in progress,
-    and its cached result (`result` when the caller has played it already)."""
+    and its cached result (`result` when the caller has played it already); return its id.
+
+    Written with a few statements of many rows each (no object per row): a restore adds
+    thousands of games this way.
+    """
     ids = {name: player.id for name, player in zip(core.players, players)}
     created = created_at or table_time()
-    game = Game(variant=core.variant, settings=dict(core.settings), ended=core.ended,
-                first_dealer_seat=core.players.index(core.first_dealer) if core.players else 0,
-                night=night, played_on=played_on, created_at=created)
-    game.seats = [Seat(seat=i, player_id=p.id) for i, p in enumerate(players)]
-    for number, rnd in enumerate(core.rounds, start=1):
-        at = recorded_at[number - 1] if recorded_at else created
-        game.rounds.append(_fill(Round(number=number, created_at=at, updated_at=at, hands=[]),
-                                 rnd, ids))
-        game.events.extend(_events(number, rnd.events, ids))
-    game.events.extend(_events(len(core.rounds) + 1, waiting, ids))
-    # The last change the game knows of; "recent games" lists go by it.
-    game.updated_at = max([created] + [row.created_at for row in game.rounds])
-    db.session.add(game)
-    db.session.flush()
-    results.store(game.id, core, [p.id for p in players],
+    times = [recorded_at[n] if recorded_at else created for n in range(len(core.rounds))]
+    if night is not None and night.id is None:
+        db.session.flush()  # a night just made: its id
+    session = db.session
+    game_id = session.execute(insert(Game).returning(Game.id), [{
+        "variant": core.variant, "settings": dict(core.settings), "ended": core.ended,
+        "first_dealer_seat": core.players.index(core.first_dealer) if core.players else 0,
+        "night_id": night.id if night is not None else None, "played_on": played_on,
+        "created_at": created,
+        # The last change the game knows of; "recent games" lists go by it.
+        "updated_at": max([created, *times])}]).scalar_one()
+    session.execute(insert(Seat), [{"game_id": game_id, "seat": i, "player_id": p.id}
+                                   for i, p in enumerate(players)])
+    if core.rounds:
+        round_ids = session.execute(
+            insert(Round).returning(Round.id, sort_by_parameter_order=True),
+            [{"game_id": game_id, "number": number, "created_at": at, "updated_at": at,
+              "went_out_id": ids[rnd.went_out] if rnd.went_out else None,
+              "corners": [ids[name] if name else None for name in rnd.corners] or None,
+              "dragon_id": ids[rnd.dragon] if rnd.dragon else None}
+             for number, (rnd, at) in enumerate(zip(core.rounds, times), start=1)]).scalars()
+        # What each player held; the one who went out with nothing is left out.
+        hands = [{"round_id": round_id, "player_id": ids[name], "cards": hand.cards,
+                  "kings": hand.kings}
+                 for round_id, rnd in zip(round_ids, core.rounds)
+                 for name, hand in rnd.hands.items() if name != rnd.went_out or hand.cards]
+        if hands:
+            session.execute(insert(HandEntry), hands)
+    events = [{"game_id": game_id, "hand_number": number, "seq": seq,
+               "player_id": ids[e.player], "kind": e.kind}
+              for number, happened in enumerate([*(r.events for r in core.rounds), waiting],
+                                                start=1)
+              for seq, e in enumerate(happened)]
+    if events:
+        session.execute(insert(Event), events)
+    results.store(game_id, core, [p.id for p in players],
                   _outcome(core) if result is None else result)
-    return game
+    return game_id
 
 
 def create_game(variant: str, settings: dict[str, Any], names: list[str], first_dealer_seat: int,
@@ -145,8 +163,9 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
     players = [player_for(name) for name in cleaned]
     now = table_time()
     played_on = played_on or now.date()
-    return add_game(core, players, played_on=played_on, night=nights.night_for(now, played_on),
-                    result=result)
+    game_id = add_game(core, players, played_on=played_on,
+                       night=nights.night_for(now, played_on), result=result)
+    return db.session.get(Game, game_id)
 
 
 def rematch(game: Loaded) -> tuple[Game, bool]:

@@ -7,7 +7,6 @@ the events of a chips hand still in progress. Ids are left out: restore makes ne
 
 from __future__ import annotations
 
-import gc
 import json
 import shutil
 import tempfile
@@ -402,14 +401,10 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
 
 
 def _let_go() -> None:
-    """Write what was added so far (in the same transaction) and forget it.
-
-    Stored rows hold one another in cycles (a game its rounds, each round its game), which
-    only the cycle collector frees; left to its own pace it lets them pile up with history.
-    """
+    """Write what was added so far (in the same transaction) and forget it: the session
+    holds only the nights and players added, and the games go in as rows, not objects."""
     db.session.flush()
     db.session.expunge_all()
-    gc.collect()
 
 
 def restore(doc: Any) -> dict[str, int]:

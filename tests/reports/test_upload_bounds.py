@@ -173,7 +173,7 @@ def ten_years(tmp_path_factory) -> Path:
     app = fresh_app()
     path = tmp_path_factory.mktemp("ten-years") / "ten-years.json"
     with app.app_context():
-        fill(10, random.Random(7))
+        fill(10, random.Random(7), cache=False)
         with open(path, "w", encoding="utf-8") as file:
             for chunk in backup.chunks():
                 file.write(chunk)

@@ -318,6 +318,7 @@ def pg_app(url: str):
     return app
 
 
+@pytest.mark.postgres
 def test_a_postgresql_connection_lost_mid_save_gets_a_page_and_the_next_save_goes_through():
     need(bool(PG_URL), "TEST_DATABASE_URL (a PostgreSQL server to test against)")
     import psycopg

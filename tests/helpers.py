@@ -234,11 +234,13 @@ def disposed_app(path: Path) -> None:
 
 
 def stop(process: subprocess.Popen) -> None:
+    """Stop a server started as a process of its own, killing it if it will not stop."""
     process.terminate()
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+        process.wait()
 
 
 def trusting(ca: Path) -> ssl.SSLContext:

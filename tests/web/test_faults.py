@@ -31,7 +31,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from tests.helpers import ROOT, hand_data, make_app, need, serve, start_game
+from tests.helpers import ROOT, hand_data, make_app, need, serve, start_game, stop
 
 P = ["Ann", "Ben", "Cy"]
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -163,13 +163,6 @@ def start_server(database: Path, log: Path) -> tuple[subprocess.Popen, int]:
     pytest.fail("the server did not start within 60 s")
 
 
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def a_game(database: Path) -> None:

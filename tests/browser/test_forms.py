@@ -23,9 +23,12 @@ def plain(browser, live_server):
     context.close()
 
 
-def focused(page) -> dict:
+def focused(page, expected: str) -> dict:
     """Return the focused element's id and whether it lies wholly inside the screen, clear
-    of the Save dock at the bottom."""
+    of the Save dock at the bottom, once the page has focused `expected` (a page that came
+    back from a save focuses as it finishes loading; one that never does fails here)."""
+    page.wait_for_function("(id) => document.activeElement && document.activeElement.id === id",
+                           arg=expected)
     return page.evaluate("""() => {
         const el = document.activeElement, box = el.getBoundingClientRect();
         const dock = document.querySelector(".dock");
@@ -84,7 +87,7 @@ def test_a_refused_save_opens_at_its_first_error_with_every_error_summed_up(phon
     assert "must be a whole number" in links.nth(0).inner_text()
     assert "Cy holds 1 card, so cannot hold 3 kings" in links.nth(1).inner_text()
     # The page opens at the first error, focused and in view; what was typed is kept.
-    assert focused(page) == {"id": "cards_more-1", "inside": True}
+    assert focused(page, "cards_more-1") == {"id": "cards_more-1", "inside": True}
     assert page.input_value("input[name=cards_more-1]") == "abc"
     assert page.locator("input[name=kings-2][value='3']").is_checked()
     assert in_view(page.locator("#cards_more-1-error"))
@@ -92,7 +95,7 @@ def test_a_refused_save_opens_at_its_first_error_with_every_error_summed_up(phon
     # A link of the summary goes to its input.
     page.evaluate("() => window.scrollTo(0, 0)")
     links.nth(1).click()
-    assert focused(page) == {"id": "kings-2", "inside": True}
+    assert focused(page, "kings-2") == {"id": "kings-2", "inside": True}
 
     # Put right, it saves.
     page.fill("input[name=cards_more-1]", "12")
@@ -113,7 +116,7 @@ def test_without_javascript_a_refused_save_still_opens_at_its_first_error(plain)
     # Coronation is for two: said at its field, in the summary, and focused in view.
     assert "Coronation is for exactly 2 players, and 3 are seated" in page.locator(
         "#error-summary").inner_text()
-    assert focused(page) == {"id": "variant", "inside": True}
+    assert focused(page, "variant") == {"id": "variant", "inside": True}
     assert in_view(page.locator("#variant-error"))
     assert page.input_value("input[name=seat-2]") == "Cy"
     shot(page, "forms-refused-new-game-no-js")
@@ -134,13 +137,13 @@ def test_without_javascript_a_refused_hand_opens_at_its_first_error(plain, phone
     page.click("#save-hand")
     assert [page.locator("#error-summary a").nth(i).get_attribute("href")
             for i in range(2)] == ["#kings-1", "#cards_more-3"]
-    assert focused(page) == {"id": "kings-1", "inside": True}
+    assert focused(page, "kings-1") == {"id": "kings-1", "inside": True}
     assert page.input_value("input[name=cards_more-3]") == "-4"
     # Ben put right, Dee's count alone is wrong: the page opens far down, at Dee's box.
     page.locator(".player[data-name='Ben'] .taps.kings label.tap").filter(
         has_text="0").click()
     page.click("#save-hand")
-    assert focused(page) == {"id": "cards_more-3", "inside": True}
+    assert focused(page, "cards_more-3") == {"id": "cards_more-3", "inside": True}
     assert page.evaluate("() => window.scrollY") > 0
     shot(page, "forms-refused-save-no-js")
 

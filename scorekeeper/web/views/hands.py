@@ -4,26 +4,21 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from ... import rules, variants
+from ... import play, rules, variants
 from ...db import (
     Changed,
     Conflict,
     Loaded,
     Taken,
-    delete_last_round,
-    edit_round,
     fingerprint,
     read_game,
-    record_round,
     round_times,
-    round_with_token,
-    undo_round,
 )
 from ...db.writer import once_only
-from ...extensions import csrf, db
+from ...extensions import csrf
 from ...words import capital, reason
 from ..forms import HandForm, UndoHandForm
 from ..pages import (
@@ -31,7 +26,6 @@ from ..pages import (
     error_summary,
     expired,
     game_or_404,
-    locked_or_404,
     posted,
     refusal,
     unconfirmed,
@@ -56,16 +50,6 @@ def _form_page(game: Loaded, form: HandForm, number: int, errors: variants.Error
         errors=errors.by_input, values=values, editing=editing, conflict=conflict,
         summary=summary, focus=summary[0]["anchor"] if summary else "",
         vm=home.hand_form(game, number, editing)), status
-
-
-def _read(game: Loaded, number: int) -> tuple[rules.Round, variants.Errors]:
-    """Return the round the posted form describes, with everything wrong in it at once: what
-    could not be read and what the rules find impossible, each at its input."""
-    home = variants.get(game.variant)
-    errors = variants.Errors()
-    entry = home.read_round(request.form, game.players, errors)
-    home.check_round(game, number, entry, request.form, errors)
-    return entry, errors
 
 
 def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> dict:
@@ -107,29 +91,34 @@ def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> di
     return {"text": text, "edit": edit, "number": number}
 
 
-def _save(game: Loaded, number: int, editing: bool) -> tuple[variants.Errors, dict | None]:
-    """Try to store the posted round; return the errors and what moved on (none when saved)."""
-    entry, errors = _read(game, number)
+def _save(game_id: int, number: int, editing: bool
+          ) -> tuple[variants.Errors, dict | None, play.Saved | None]:
+    """Save the posted round; return the errors, what moved on (another phone saved
+    first), and what was saved (nothing when there are errors)."""
     if number < 1:
+        _, errors = play.read_round(game_or_404(game_id), number, request.form)
         errors.add("number", gettext("This form's hand number could not be read: reload the "
                                      "page and enter the hand again."))
-    if errors:
-        return errors, None
+        return errors, None, None
+    errors = variants.Errors()
     try:
         if editing:
-            edit_round(game, number, entry, request.form.get("was") or None)
+            saved = play.correct(game_id, number, request.form, request.form.get("was"))
         else:
-            record_round(game, number, entry, request.form.get("token"))
-        db.session.commit()
+            saved = play.record(game_id, number, request.form, request.form.get("token"))
+        return errors, None, saved
+    except play.NoSuchGame:
+        abort(404)
+    except play.Unread as unread:
+        return unread.errors, None, None
     except (Taken, Changed) as moved:
-        db.session.rollback()
         errors.add("number", capital(reason(moved)))
-        return errors, _moved_on(read_game(game.id), number, isinstance(moved, Changed))
+        return errors, _moved_on(game_or_404(game_id), number, isinstance(moved, Changed)), None
     except rules.RuleError as error:
-        db.session.rollback()
+        game = game_or_404(game_id)
         home = variants.get(game.variant)
         errors.add(home.input_for(error, game.players), capital(reason(error)))
-    return errors, None
+        return errors, None, None
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -141,25 +130,23 @@ def record(game_id: int):
     """Record the next round: who went out and what everyone else held (or the deal)."""
     form = HandForm()
     if posted(form):
-        game = locked_or_404(game_id)
         number = form.number.data or 0
-        repeat = round_with_token(form.token.data)
-        errors, moved = _save(game, number, editing=False)
-        if not errors:
-            word = capital(variants.get(game.variant).word())
-            if repeat is not None:  # the back button, or a second tap: nothing changed
+        errors, moved, saved = _save(game_id, number, editing=False)
+        if saved is not None:
+            word = capital(saved.word)
+            if saved.repeat is not None:  # the back button, or a second tap: nothing changed
                 flash(gettext("%(Round)s %(number)s was saved already; tap ✎ to change it.",
-                              Round=word, number=repeat.number))
+                              Round=word, number=saved.repeat))
             elif once_only(form.token.data):
                 # "Hand 3 saved · Undo" on the scoreboard: the undo names the hand by the
                 # once-only token it was saved with, so it can only ever take back this one.
                 flash({"text": gettext("%(Round)s %(number)s saved", Round=word,
                                        number=number), "number": number,
                        "token": form.token.data}, "saved")
-            return redirect(url_for("games.scoreboard", game_id=game.id))
+            return redirect(url_for("games.scoreboard", game_id=game_id))
+        game = game_or_404(game_id)
         if moved:
             # What was typed stays, now for the next round, with a new once-only token.
-            game = read_game(game.id)
             number = form.number.data = game.next_number
             form.token.data = secrets.token_urlsafe(16)
         return _form_page(game, form, number, errors, request.form, False, moved)
@@ -187,15 +174,15 @@ def record(game_id: int):
 def edit(game_id: int, number: int):
     """Correct a past round; totals, dealers and the end of the game follow."""
     form = HandForm()
-    game = locked_or_404(game_id) if posted(form) else game_or_404(game_id)
+    game = game_or_404(game_id)
     home = variants.get(game.variant)
     if not 1 <= number < game.next_number:
         flash(gettext("There is no %(round)s %(number)s in this game.", round=home.word(),
                       number=number))
         return redirect(url_for("games.scoreboard", game_id=game.id))
     if posted(form):
-        errors, moved = _save(game, number, editing=True)
-        if not errors:
+        errors, moved, saved = _save(game_id, number, editing=True)
+        if saved is not None:
             flash(gettext("%(Round)s %(number)s changed.", Round=capital(home.word()),
                           number=number))
             return redirect(url_for("games.scoreboard", game_id=game.id))
@@ -225,7 +212,7 @@ def preview(game_id: int, number: int):
     home = variants.get(game.variant)
     if not 1 <= number <= game.next_number:
         return "", 204
-    entry, errors = _read(game, number)
+    entry, errors = play.read_round(game, number, request.form)
     # What is impossible among what was typed is flagged as you tap; what is not tapped yet
     # is not an error until Save.
     flags = {name: message for name, message in errors.by_input.items()
@@ -265,22 +252,24 @@ def delete_last(game_id: int):
         asked = _ask(game_id, form.number.data or 0, "Delete")
         if asked is not None:
             return asked
-        game = locked_or_404(game_id)
-        word = variants.get(game.variant).word()
         # The round's number is posted so a double tap cannot delete the one before it too.
-        if form.number.data == len(game.core.rounds):
-            number = delete_last_round(game)
-            db.session.commit()
-            flash(gettext("%(Round)s %(number)s deleted.", Round=capital(word), number=number))
-        elif (form.number.data or 0) > len(game.core.rounds):
+        try:
+            done = play.delete_last(game_id, form.number.data or 0)
+        except play.NoSuchGame:
+            abort(404)
+        word = done.word
+        if done.deleted is not None:
+            flash(gettext("%(Round)s %(number)s deleted.", Round=capital(word),
+                          number=done.deleted))
+        elif done.number > done.last:
             flash(gettext("%(Round)s %(number)s was deleted already (from another phone?): "
                           "nothing more was deleted.", Round=capital(word),
-                          number=form.number.data))
+                          number=done.number))
         else:
             flash(gettext("%(Round)s %(number)s is no longer the last: %(round)s %(last)s was "
                           "recorded since (on another phone?), so nothing was deleted.",
-                          Round=capital(word), number=form.number.data, round=word,
-                          last=len(game.core.rounds)))
+                          Round=capital(word), number=done.number, round=word,
+                          last=done.last))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
@@ -316,15 +305,12 @@ def undo(game_id: int, number: int):
     asked = _ask(game_id, number, "Undo")
     if asked is not None:
         return asked
-    game = locked_or_404(game_id)
-    home = variants.get(game.variant)
-    word = home.word()
     try:
-        undo_round(game, number, form.token.data, home.round_word)
-        db.session.commit()
+        done = play.undo(game_id, number, form.token.data)
         flash(gettext("%(Round)s %(number)s undone: record it again when you are ready.",
-                      Round=capital(word), number=number))
+                      Round=capital(done.word), number=number))
+    except play.NoSuchGame:
+        abort(404)
     except Conflict as refused:
-        db.session.rollback()
         flash(refusal(refused))
     return redirect(url_for("games.scoreboard", game_id=game_id))

@@ -9,9 +9,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import rules
-from .db import lock, read_game, results
-from .extensions import db
+from . import play, rules
+from .db import read_game, results
 from .reports import backup, exchange
 from .web import passcode
 
@@ -19,16 +18,13 @@ games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md
 
 
 def _write(change, nothing: str):
-    """Run a change and commit it; on a refusal roll back, say why on stderr, exit 1."""
+    """Run a change (done whole by `play`, or the passcode's own); on a refusal say why on
+    stderr and exit 1."""
     try:
-        lock()  # one writer at a time, as for a phone
-        done = change()
-        db.session.commit()
+        return change()
     except rules.RuleError as error:
-        db.session.rollback()
         click.echo(f"refused, nothing {nothing}: {error}", err=True)
         sys.exit(1)
-    return done
 
 
 @games_cli.command("import")
@@ -46,8 +42,7 @@ def import_command(file) -> None:
     except rules.RuleError as error:
         click.echo(f"refused, nothing imported: {error}", err=True)
         sys.exit(1)
-    game = _write(lambda: exchange.store(parsed), "imported")
-    click.echo(game.id)
+    click.echo(_write(lambda: play.import_game(parsed), "imported"))
 
 
 @games_cli.command("export")
@@ -75,7 +70,7 @@ def backup_command(file) -> None:
 @with_appcontext
 def restore_command(file) -> None:
     """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
-    counts = _write(lambda: backup.restore_file(file), "restored")
+    counts = _write(lambda: play.restore(file), "restored")
     click.echo(f"restored {backup.summary(counts)}")
 
 
@@ -97,7 +92,7 @@ def check_command() -> None:
 @results_cli.command("rebuild")
 def rebuild_command() -> None:
     """Fill the cache again from what was entered."""
-    count = _write(results.rebuild, "rebuilt")
+    count = _write(play.rebuild_results, "rebuilt")
     click.echo(f"rebuilt the results of {count} game{'' if count == 1 else 's'}")
 
 
@@ -110,7 +105,7 @@ def passcode_set_command() -> None:
     if sys.stdin.isatty():
         text = click.prompt("Table passcode", hide_input=True, confirmation_prompt=True)
     else:
-        line = click.get_binary_stream("stdin").readline(passcode.LONGEST * 4 + 2)
+        line = sys.stdin.buffer.readline(passcode.LONGEST * 4 + 2)
         try:
             text = line.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:

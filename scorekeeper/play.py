@@ -13,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import IO
+
+from sqlalchemy.exc import IntegrityError
 
 from . import rules, variants
-from .db import Loaded, lock, read_game, writer
+from .db import Loaded, lock, locks, nights, players, read_game, results, touch, writer
+from .db.models import Game, Night, Player
 from .extensions import db
+from .reports import backup, exchange, gamelog
 
 
 class NoSuchGame(LookupError):
@@ -39,10 +44,10 @@ def changing(*game_ids: int) -> Iterator[None]:
     lock(*game_ids)
     try:
         yield
+        db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    db.session.commit()
 
 
 def _game(game_id: int) -> Loaded:
@@ -138,3 +143,150 @@ def undo(game_id: int, number: int, token: str | None) -> Saved:
         home = variants.get(game.variant)
         writer.undo_round(game, number, token, home.round_word)
     return Saved(game_id, number, home.word())
+
+
+def new_game(variant: str, settings: dict, names: list[str], first_dealer_seat: int) -> int:
+    """Start a game (checked by the rules) in tonight's night; return its id."""
+    with changing():
+        game = writer.create_game(variant, settings, names, first_dealer_seat)
+        game_id = game.id
+    return game_id
+
+
+def set_ended(game_id: int, ended: bool) -> None:
+    """End a game by hand (the best totals win now), or undo that."""
+    with changing(game_id):
+        writer.set_ended(_game(game_id), ended)
+
+
+def delete_game(game_id: int) -> None:
+    """Delete a game and every hand in it."""
+    with changing(game_id):
+        writer.delete_game(_game(game_id))
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A rematch asked for: the game it is (`game_id`), who deals first in it, and whether
+    this ask started it (False: another tap, or another phone, had already); `started` is
+    None when the game was not over, and no rematch was started."""
+
+    game_id: int
+    dealer: str = ""
+    started: bool | None = None
+
+
+def rematch(game_id: int) -> Rematch:
+    """Start a rematch of a finished game: the same seats and rules, the deal passed on."""
+    with changing(game_id):
+        game = _game(game_id)
+        if not game.result.over:
+            return Rematch(game_id)
+        new, started = writer.rematch(game)
+        found = Rematch(new.id, new.players[new.first_dealer_seat].name, started)
+    return found
+
+
+class Crossed(Exception):
+    """Two phones changed the same thing at the same moment and this one lost: nothing was
+    written; asked again, it goes through."""
+
+
+def tap(game_id: int, number: int, seat: int | None, kind: str, token: str | None) -> None:
+    """Record one event of the hand in progress (a pass, a king held, a missed draw) for
+    the player at `seat`; a tap sent twice (its once-only token seen) is saved once."""
+    try:
+        with changing(game_id):
+            game = _game(game_id)
+            if seat is None or not 0 <= seat < len(game.players):
+                raise rules.RuleError("there is no player at seat %(seat)s", "player",
+                                      seat=repr(str(seat)))
+            writer.add_tap(game, number, game.players[seat], kind, token)
+    except IntegrityError:
+        # Two phones tapped at once: the same tap twice is saved once, two taps need a retry.
+        if writer.event_with_token(token) is None:
+            raise Crossed() from None
+
+
+def untap(game_id: int, number: int, event_id: int | None):
+    """Take back the last event of the hand in progress (the one the undo showed, so a
+    double tap undoes one); return it, or None when it was undone already."""
+    with changing(game_id):
+        return writer.undo_tap(_game(game_id), number, event_id)
+
+
+class Gone(LookupError):
+    """What the change was about (a player, a night) is not there any more: deleted or merged
+    on another phone meanwhile."""
+
+
+def rename_player(player_id: int, name: str) -> tuple[str, str]:
+    """Give a player a new name (no one else may have it); return (old name, new name)."""
+    with changing(*locks.games_of(player_id)):  # their games show the new name
+        player = db.session.get(Player, player_id)
+        if player is None:
+            raise Gone(player_id)
+        old = player.name
+        players.rename(player, name)
+        renamed = (old, player.name)
+    return renamed
+
+
+def merge_players(keeper_id: int, duplicate_id: int) -> tuple[str, str, int]:
+    """Fold a duplicate roster entry into the keeper; return (the duplicate's name, the
+    keeper's name, how many games moved over)."""
+    with changing(*locks.games_of(keeper_id, duplicate_id)):
+        keeper = db.session.get(Player, keeper_id)
+        duplicate = db.session.get(Player, duplicate_id)
+        if keeper is None or duplicate is None:
+            raise Gone(duplicate_id if keeper else keeper_id)
+        name, kept = duplicate.name, keeper.name
+        moved = players.merge(keeper, duplicate)
+    return name, kept, moved
+
+
+def rename_night(night_id: int, name: str | None, notes: str | None) -> None:
+    """Give a night a name and notes (empty clears them)."""
+    with changing():
+        night = db.session.get(Night, night_id)
+        if night is None:
+            raise Gone(night_id)
+        nights.rename(night, name, notes)
+
+
+def move_game(game_id: int, night_id: int | None) -> int:
+    """Move a game to another night, or to a night of its own (`night_id` None); return the
+    id of the night it is in now."""
+    with changing(game_id):
+        game = db.session.get(Game, game_id)
+        if game is None:
+            raise NoSuchGame(game_id)
+        target = None
+        if night_id is not None:
+            target = db.session.get(Night, night_id)
+            if target is None:
+                raise rules.RuleError("that night is not there any more", "night")
+        moved_to = nights.move_game(game, target).id
+        touch(game_id)
+    return moved_to
+
+
+def import_game(parsed: gamelog.Parsed) -> int:
+    """Add a checked game log (read before the lock) as a new game; return its id."""
+    with changing():
+        game_id = exchange.store(parsed).id
+    return game_id
+
+
+def restore(file: IO[bytes]) -> dict[str, int]:
+    """Rebuild a backup into the empty database; return what it held, counted."""
+    with changing():
+        counts = backup.restore_file(file)
+    return counts
+
+
+def rebuild_results() -> int:
+    """Fill the results cache again from what was entered; return how many games."""
+    with changing():
+        count = results.rebuild()
+    return count

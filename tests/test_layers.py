@@ -124,3 +124,18 @@ def test_no_template_tests_a_type():
     for path in templates:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"__name__|__class__|\bkind\.|is instance", text), path.name
+
+
+def test_views_and_commands_never_commit_roll_back_or_lock():
+    """A change is done whole in scorekeeper/play.py (lock, read again, check, write,
+    commit); a view or a command only parses, calls it and says what happened."""
+    callers = [path for module, path in MODULES.items()
+               if module.startswith("scorekeeper.web.views") or module == "scorekeeper.cli"]
+    assert len(callers) > 10
+    for path in callers:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        called = {node.func.attr if isinstance(node.func, ast.Attribute) else
+                  getattr(node.func, "id", "") for node in ast.walk(tree)
+                  if isinstance(node, ast.Call)}
+        assert not called & {"commit", "rollback", "lock", "locked_game", "locked_or_404"}, (
+            f"{path.name} changes the database itself: {called & {'commit', 'rollback', 'lock'}}")

@@ -1,7 +1,7 @@
 """Between the database and the rules: one reader, one writer, the roster and the nights."""
 
 from . import engine, writer  # noqa: F401  (engine sets SQLite up on every connection)
-from .locks import lock, locked_game, touch
+from .locks import lock, touch
 from .reader import Loaded, Tap, Unreadable, read_game, read_games, round_times, version_of
 
 Changed, Conflict, Taken = writer.Changed, writer.Conflict, writer.Taken
@@ -14,6 +14,6 @@ undo_round, rematch = writer.undo_round, writer.rematch
 
 __all__ = ["Changed", "Conflict", "Loaded", "Tap", "Taken", "add_game", "add_tap",
            "create_game", "delete_game", "delete_last_round", "edit_round", "fingerprint", "lock",
-           "locked_game", "read_game", "read_games", "record_round", "rematch", "round_times",
+           "read_game", "read_games", "record_round", "rematch", "round_times",
            "round_with_token",
            "set_ended", "touch", "undo_round", "undo_tap", "Unreadable", "version_of"]

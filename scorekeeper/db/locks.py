@@ -6,7 +6,6 @@ from sqlalchemy import select, update
 
 from ..extensions import db
 from .models import Game, Seat, table_time
-from .reader import Loaded, read_game
 
 
 def lock(*game_ids: int) -> None:
@@ -21,12 +20,6 @@ def lock(*game_ids: int) -> None:
     if db.session.get_bind().dialect.name != "sqlite" and game_ids:
         db.session.execute(select(Game.id).where(Game.id.in_(game_ids)).order_by(Game.id)
                            .with_for_update())
-
-
-def locked_game(game_id: int) -> Loaded | None:
-    """Take a game's write lock and return the game read inside it (None if there is none)."""
-    lock(game_id)
-    return read_game(game_id)
 
 
 def touch(*game_ids: int) -> None:

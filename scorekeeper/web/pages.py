@@ -12,7 +12,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest
 
 from .. import variants
-from ..db import Loaded, locked_game, read_game
+from ..db import Loaded, read_game
 from ..reports import charts
 from ..words import N_, reason, sentence
 from . import bidi
@@ -86,15 +86,6 @@ def refusal(error: Exception) -> str:
 def game_or_404(game_id: int) -> Loaded:
     """Return a stored game, read once for the whole request, or answer 404."""
     game = read_game(game_id)
-    if game is None:
-        abort(404)
-    bidi.remember_names(game.players)
-    return game
-
-
-def locked_or_404(game_id: int) -> Loaded:
-    """Take a game's write lock and return it read inside the lock, or answer 404."""
-    game = locked_game(game_id)
     if game is None:
         abort(404)
     bidi.remember_names(game.players)

@@ -93,7 +93,7 @@ def is_on() -> bool:
 def store(text: str) -> None:
     """Set the passcode (checked by `clean`), replacing any other and forgetting every phone.
 
-    The hash is made before the write lock is taken; the caller commits.
+    The hash is made before the write lock is taken; committed here.
     """
     with _HASHING:
         hashed = generate_password_hash(clean(text))
@@ -104,15 +104,17 @@ def store(text: str) -> None:
     else:
         row.value = hashed
     db.session.execute(delete(UnlockedPhone))
+    db.session.commit()
     g.pop("kc_passcode", None)
 
 
 def clear() -> None:
-    """Remove the passcode and every phone's key: every phone may change things again; the
-    caller commits."""
+    """Remove the passcode and every phone's key, and commit: every phone may change things
+    again."""
     lock()
     db.session.execute(delete(Setting).where(Setting.name == NAME))
     db.session.execute(delete(UnlockedPhone))
+    db.session.commit()
     g.pop("kc_passcode", None)
 
 
@@ -227,12 +229,13 @@ def remember(response):
 
 
 def forget_phone(phone_id: int | None = None) -> None:
-    """Drop a phone's key (this phone's, without an id); the caller commits."""
+    """Drop a phone's key (this phone's, without an id), and commit."""
     mine = this_phone()
     target = phone_id if phone_id is not None else (mine.id if mine else None)
     lock()
     if target is not None:
         db.session.execute(delete(UnlockedPhone).where(UnlockedPhone.id == target))
+    db.session.commit()
     g.pop("kc_phone", None)
 
 

@@ -14,8 +14,7 @@ from flask import (
 from flask_babel import gettext
 from sqlalchemy import func, select
 
-from ... import rules
-from ...db import lock
+from ... import play, rules
 from ...db.models import Game, Night, Player, table_time
 from ...extensions import db
 from ...reports import backup
@@ -64,11 +63,8 @@ def restore():
     if not upload:
         return _page(form, gettext("Choose a backup file first."))
     try:
-        lock()
-        counts = backup.restore_file(upload.stream)
-        db.session.commit()
+        counts = play.restore(upload.stream)
     except rules.RuleError as refused:
-        db.session.rollback()
         return _page(form, gettext("Nothing was restored. %(why)s",
                                    why=capital(reason(refused, where=True))))
     flash(gettext("Restored %(what)s.", what=backup.summary(counts)))

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from sqlalchemy.exc import IntegrityError
 
-from ... import rules
-from ...db import add_tap, undo_tap
-from ...db.writer import event_with_token
-from ...extensions import csrf, db
+from ... import play, rules
+from ...extensions import csrf
 from ...variants.chips import HOME
 from ...variants.chips.live import kind_word, label
 from ..forms import ConfirmForm, TapForm, UndoForm
-from ..pages import expired, game_or_404, game_view, locked_or_404, refusal
+from ..pages import expired, game_or_404, game_view, refusal
 
 bp = Blueprint("chips", __name__, url_prefix="/games/<int:game_id>/chips")
 bp.add_app_template_global(kind_word)
@@ -58,24 +55,15 @@ def tap(game_id: int):
                                             seat=repr(request.form.get("player", ""))))
         return _answer(game_id, gettext("That tap could not be read, so nothing was saved: tap "
                                         "again."))
-    token = form.token.data or None
-    game = locked_or_404(game_id)
     try:
-        seat = form.player.data
-        if seat is None or seat >= len(game.players):
-            raise rules.RuleError("there is no player at seat %(seat)s", "player",
-                                  seat=repr(str(seat)))
-        add_tap(game, form.number.data or 0, game.players[seat], form.kind.data or "", token)
-        db.session.commit()
+        play.tap(game_id, form.number.data or 0, form.player.data, form.kind.data or "",
+                 form.token.data or None)
+    except play.NoSuchGame:
+        abort(404)
+    except play.Crossed:
+        return _answer(game_id, gettext("Another phone tapped at the same moment: tap again."))
     except rules.RuleError as error:
-        db.session.rollback()
         return _answer(game_id, refusal(error))
-    except IntegrityError:
-        # Two phones tapped at once: the same tap twice is saved once, two taps need a retry.
-        db.session.rollback()
-        if event_with_token(token) is None:
-            return _answer(game_id, gettext("Another phone tapped at the same moment: tap "
-                                            "again."))
     return _answer(game_id)
 
 
@@ -88,12 +76,11 @@ def undo(game_id: int):
         if "csrf_token" in form.errors:
             return _expired(game_id)
         return _answer(game_id, gettext("That undo could not be read, so nothing was undone."))
-    game = locked_or_404(game_id)
     try:
-        undone = undo_tap(game, form.number.data or 0, form.event.data)
-        db.session.commit()
+        undone = play.untap(game_id, form.number.data or 0, form.event.data)
+    except play.NoSuchGame:
+        abort(404)
     except rules.RuleError as error:
-        db.session.rollback()
         return _answer(game_id, refusal(error))
     if undone is not None and not request.headers.get(PARTIAL):
         flash(gettext("Undone: %(name)s, %(what)s.", name=undone.player,

@@ -15,15 +15,14 @@ from flask import (
 )
 from flask_babel import gettext
 
-from ... import rules, variants
-from ...db import create_game, delete_game, lock, set_ended, version_of
-from ...db import rematch as start_rematch
+from ... import play, rules, variants
+from ...db import version_of
 from ...db.players import roster
-from ...extensions import csrf, db
+from ...extensions import csrf
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
 from ..forms import ConfirmForm, NewGameForm
-from ..pages import error_summary, expired, game_or_404, game_view, locked_or_404
+from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
 from .setup import (
     MAX_SEATS,
@@ -51,13 +50,10 @@ def new():
         check_new_game(request.form, wanted, errors)  # every refusal at once
         if not errors:
             try:
-                lock()
-                game = create_game(wanted.variant, wanted.settings, wanted.names,
-                                   wanted.first_dealer_seat)
-                db.session.commit()
-                return redirect(url_for("games.scoreboard", game_id=game.id))
+                game_id = play.new_game(wanted.variant, wanted.settings, wanted.names,
+                                        wanted.first_dealer_seat)
+                return redirect(url_for("games.scoreboard", game_id=game_id))
             except rules.RuleError as error:
-                db.session.rollback()
                 errors.add(input_for(error, wanted), capital(reason(error)))
     elif request.method == "POST":
         errors.add("general", expired())
@@ -107,29 +103,28 @@ def rematch(game_id: int):
     if not ConfirmForm().validate_on_submit():
         flash(expired("started", "tap Rematch again"))
         return redirect(url_for("games.scoreboard", game_id=game_id))
-    game = locked_or_404(game_id)
-    if not game.result.over:
-        flash(gettext("This game is not over yet, so there is no rematch to start."))
-        return redirect(url_for("games.scoreboard", game_id=game_id))
     try:
-        new, started = start_rematch(game)
-        db.session.commit()
+        found = play.rematch(game_id)
+    except play.NoSuchGame:
+        abort(404)
     except rules.RuleError as error:  # a seat renamed into a clash meanwhile, say
-        db.session.rollback()
         flash(gettext("The rematch could not start: %(why)s.", why=reason(error)))
         return redirect(url_for("games.scoreboard", game_id=game_id))
-    dealer = new.players[new.first_dealer_seat].name
-    flash(gettext("Rematch! %(name)s deals first.", name=dealer) if started
+    if found.started is None:
+        flash(gettext("This game is not over yet, so there is no rematch to start."))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    flash(gettext("Rematch! %(name)s deals first.", name=found.dealer) if found.started
           else gettext("The rematch had started already (another tap or phone): here it is."))
-    return redirect(url_for("games.scoreboard", game_id=new.id))
+    return redirect(url_for("games.scoreboard", game_id=found.game_id))
 
 
 def _set_ended(game_id: int, ended: bool, said: str):
     """Mark a game ended by hand (or not), then go back to its scoreboard."""
     if ConfirmForm().validate_on_submit():
-        game = locked_or_404(game_id)
-        set_ended(game, ended)
-        db.session.commit()
+        try:
+            play.set_ended(game_id, ended)
+        except play.NoSuchGame:
+            abort(404)
         flash(gettext(said))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
@@ -152,8 +147,10 @@ def delete(game_id: int):
     """Ask, then delete a game and every hand in it."""
     form = ConfirmForm()
     if form.validate_on_submit():
-        delete_game(locked_or_404(game_id))
-        db.session.commit()
+        try:
+            play.delete_game(game_id)
+        except play.NoSuchGame:
+            abort(404)
         flash(gettext("Game deleted."))
         return redirect(url_for("main.home"))
     game = game_or_404(game_id)

@@ -10,15 +10,15 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import gettext
 from markupsafe import Markup
 
-from ... import rules
-from ...db import Loaded, lock, nights, touch
-from ...db.models import Game, Night
+from ... import play, rules
+from ...db import Loaded, nights
+from ...db.models import Night
 from ...extensions import db
 from ...reports import csv_export, history
 from ...words import capital, reason
 from ...words import month as month_of
 from ..forms import ConfirmForm, MoveGameForm, NightForm
-from ..pages import expired, game_or_404, game_view, locked_or_404, refusal
+from ..pages import expired, game_or_404, game_view, refusal
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 PER_PAGE = 20
@@ -74,19 +74,17 @@ def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
 def night(night_id: int):
     """Show a night's games; rename it or change its notes."""
-    if request.method == "POST":
-        lock()  # read again inside the write lock, then renamed
     found = db.get_or_404(Night, night_id)
     form = NightForm(obj=found) if request.method == "GET" else NightForm()
     errors: dict[str, str] = {}
     if form.validate_on_submit():
         try:
-            nights.rename(found, form.name.data, form.notes.data)
-            db.session.commit()
+            play.rename_night(night_id, form.name.data, form.notes.data)
             flash(gettext("Night saved."))
-            return redirect(url_for("history.night", night_id=found.id))
+            return redirect(url_for("history.night", night_id=night_id))
+        except play.Gone:
+            abort(404)
         except rules.RuleError as error:
-            db.session.rollback()
             field = error.field or "name"
             label = {"name": gettext("Name"), "notes": gettext("Notes")}.get(field, capital(field))
             errors[field] = f"{label} {reason(error)}."
@@ -138,23 +136,22 @@ def game(game_id: int):
 @bp.route("/games/<int:game_id>/move", methods=["POST"])
 def move(game_id: int):
     """Move a game to another night, or to a night of its own."""
-    found = locked_or_404(game_id)
-    row = db.session.get(Game, found.id)
-    form = _move_form(_offered(row.night), request.form)
+    found = game_or_404(game_id)
+    form = _move_form(_offered(db.session.get(Night, found.night_id) if found.night_id else None),
+                      request.form)
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             return _game_page(found, form, expired("moved"))
         return _game_page(found, form, gettext("Choose the night to move this game to."))
-    target = None if form.night.data == "new" else db.session.get(Night, int(form.night.data))
     try:
-        target = nights.move_game(row, target)
-        touch(found.id)
-        db.session.commit()
+        night_id = play.move_game(game_id, None if form.night.data == "new"
+                                  else int(form.night.data))
+    except play.NoSuchGame:
+        abort(404)
     except rules.RuleError as error:
-        db.session.rollback()
-        return _game_page(found, form, refusal(error))
-    flash(gettext("Game moved to %(night)s.", night=history.label(target)))
-    return redirect(url_for("history.night", night_id=target.id))
+        return _game_page(game_or_404(game_id), form, refusal(error))
+    flash(gettext("Game moved to %(night)s.", night=history.label(db.session.get(Night, night_id))))
+    return redirect(url_for("history.night", night_id=night_id))
 
 
 @bp.route("/games/<int:game_id>/export.csv")

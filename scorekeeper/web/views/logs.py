@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from ... import rules
-from ...db import lock
-from ...extensions import csrf, db
+from ... import play, rules
+from ...extensions import csrf
 from ...reports import exchange
 from ...words import capital, reason
 from ..forms import ImportForm
@@ -45,12 +44,9 @@ def import_game():
         else:
             try:
                 parsed = exchange.read_log(text)  # read and checked before any lock is taken
-                lock()
-                game = exchange.store(parsed)
-                db.session.commit()
-                return redirect(url_for("games.scoreboard", game_id=game.id))
+                game_id = play.import_game(parsed)
+                return redirect(url_for("games.scoreboard", game_id=game_id))
             except rules.RuleError as refused:
-                db.session.rollback()
                 error = gettext("Nothing was imported. %(why)s",
                                 why=capital(reason(refused, where=True)))
     elif request.method == "POST":

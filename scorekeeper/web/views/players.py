@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
-from ... import rules
-from ...db import lock
+from ... import play, rules
 from ...db import players as stored
-from ...db.locks import games_of
 from ...db.models import Player
 from ...extensions import db
 from ...reports import players as roster
@@ -74,16 +72,14 @@ def rename(player_id: int):
     form = RenameForm()
     if not form.validate_on_submit():
         return _page(player, form, expired())
-    lock(*games_of(player.id))  # their games show the new name: one writer at a time
-    old = player.name
     try:
-        stored.rename(player, form.name.data or "")
-        db.session.commit()
+        old, new = play.rename_player(player.id, form.name.data or "")
+    except play.Gone:
+        abort(404)
     except rules.RuleError as error:
-        db.session.rollback()
         return _page(player, form, gettext("Name: %(why)s", why=reason(error)))
-    if old != player.name:
-        flash(gettext("%(old)s is now called %(new)s.", old=old, new=player.name))
+    if old != new:
+        flash(gettext("%(old)s is now called %(new)s.", old=old, new=new))
     return redirect(url_for("players.player", player_id=player.id))
 
 
@@ -108,23 +104,19 @@ def merge(player_id: int):
                     "the roster. This cannot be undone.", name=player.name))
         if asked is not None:
             return asked
-        lock(*games_of(player.id, form.other.data))
-        other = db.session.get(Player, form.other.data)
-        if other is None or db.session.get(Player, player_id) is None:
+        try:
+            name, kept, moved = play.merge_players(player.id, form.other.data)
+        except play.Gone:
             flash(gettext("That entry was merged or changed on another phone meanwhile: look "
                           "again."))
             return redirect(url_for("players.roster"))
-        name = other.name
-        try:
-            moved = stored.merge(player, other)
-            db.session.commit()
+        except rules.RuleError as refused:
+            error = refusal(refused)
+        else:
             flash(ngettext("%(old)s merged into %(new)s: %(num)d game moved over.",
                            "%(old)s merged into %(new)s: %(num)d games moved over.", moved,
-                           old=name, new=player.name))
+                           old=name, new=kept))
             return redirect(url_for("players.player", player_id=player.id))
-        except rules.RuleError as refused:
-            db.session.rollback()
-            error = refusal(refused)
     elif form.is_submitted():
         error = (expired("merged") if "csrf_token" in form.errors
                  else gettext("Tap the entry to fold into this one."))

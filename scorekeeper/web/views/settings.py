@@ -6,7 +6,6 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from ... import rules
-from ...extensions import db
 from ...words import capital, reason
 from .. import passcode
 from ..forms import ConfirmForm, PasscodeForm
@@ -42,9 +41,7 @@ def set_passcode():
     was_on = passcode.is_on()
     try:
         passcode.store(form.passcode.data)
-        db.session.commit()
     except rules.RuleError as error:
-        db.session.rollback()
         return _page(form, capital(reason(error)) + ".", 422)
     flash(gettext("Passcode changed. Every other phone asks for the new one before a change.")
           if was_on else gettext("Passcode set. Other phones now ask for it before they "
@@ -65,7 +62,6 @@ def remove_passcode():
     if asked is not None:
         return asked
     passcode.clear()
-    db.session.commit()
     flash(gettext("Passcode removed. Every phone at the table can change things."))
     return passcode.forget(redirect(url_for("settings.page")))
 
@@ -75,7 +71,6 @@ def remove_passcode():
 def forget():
     """Make this phone a reader: it asks for the passcode again before a change."""
     passcode.forget_phone()
-    db.session.commit()
     flash(gettext("This phone is read-only now, until the passcode is given again."))
     return passcode.forget(redirect(url_for("main.home")))
 
@@ -87,7 +82,6 @@ def forget_phone(phone_id: int):
         flash(expired("changed"))
         return redirect(url_for("settings.page"))
     passcode.forget_phone(phone_id)
-    db.session.commit()
     flash(gettext("That phone is read-only now, until the passcode is given on it again."))
     return redirect(url_for("settings.page") + "#phones")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, PrimaryKeyConstraint, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, PrimaryKeyConstraint, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -150,23 +150,49 @@ class GameResult(db.Model):
 
 
 class ResultSeat(db.Model):
-    """One player's place in a game's cached result: total, place, won, and a sortable key."""
+    """One player's place in a game's cached result: total, place, won, and a sortable key;
+    with the game's variant and whether it is over beside them, so a player's figures are
+    counted from this table's indexes alone."""
 
-    __table_args__ = (PrimaryKeyConstraint("game_id", "player_id"),)
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "player_id"),
+        # A player's record by variant, and the roster's: read from the index alone.
+        Index("ix_result_seat_player_figures", "player_id", "over", "variant", "won"),
+        Index("ix_result_seat_records", "over", "player_id", "won"),
+    )
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     total: Mapped[int]
     place: Mapped[int]  # 1 for the leader, in the order the rules rank the players
     won: Mapped[bool]  # the game is over and this player won or shared the win
     standing: Mapped[int]  # lower is better whatever the variant: compares two players
+    variant: Mapped[str] = mapped_column(String(20))  # the game's, as the figures group it
+    over: Mapped[bool]  # the game is over: its wins and places count
+
+
+class ResultPair(db.Model):
+    """Two players who met in a finished game, and how the first finished against the
+    other (1 ahead, -1 behind, 0 level): head-to-head, counted from one index."""
+
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "player_id", "other_id"),
+        Index("ix_result_pair_versus", "player_id", "other_id", "outcome"),
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    other_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    outcome: Mapped[int]
 
 
 class ResultFact(db.Model):
     """What one player's hands in a game added up to, by fact name (kings left, chips won...)."""
 
-    __table_args__ = (PrimaryKeyConstraint("game_id", "player_id", "fact"),)
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "player_id", "fact"),
+        Index("ix_result_fact_player_sums", "player_id", "fact", "value"),  # summed from it
+    )
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     fact: Mapped[str] = mapped_column(String(40))
     value: Mapped[int]
 

@@ -11,7 +11,7 @@ from .. import rules
 from ..extensions import db
 from . import locks
 from .locks import touch
-from .models import Event, Game, HandEntry, Player, ResultFact, ResultSeat, Round, Seat
+from .models import Event, Game, HandEntry, Player, ResultFact, ResultPair, ResultSeat, Round, Seat
 
 NAME_MAX = 40
 JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
@@ -113,7 +113,8 @@ def merge(keeper: Player, duplicate: Player) -> int:
     for model, column in ((Seat, Seat.player_id), (HandEntry, HandEntry.player_id),
                           (Event, Event.player_id), (Round, Round.went_out_id),
                           (Round, Round.dragon_id), (ResultSeat, ResultSeat.player_id),
-                          (ResultFact, ResultFact.player_id)):
+                          (ResultFact, ResultFact.player_id), (ResultPair, ResultPair.player_id),
+                          (ResultPair, ResultPair.other_id)):
         db.session.execute(update(model).where(column == duplicate.id)
                            .values({column.key: keeper.id}))
     # Corners are a JSON list of player ids, so they are rewritten in Python.

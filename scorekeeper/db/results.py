@@ -15,26 +15,36 @@ from sqlalchemy import delete, select
 
 from .. import rules, variants
 from ..extensions import db
-from .models import Game, GameResult, ResultFact, ResultSeat
+from .models import Game, GameResult, ResultFact, ResultPair, ResultSeat
 from .reader import Loaded, read_games
 
 BATCH = 200
+CACHE = (ResultPair, ResultFact, ResultSeat, GameResult)  # its tables, deleted in this order
 
 
 def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception) -> tuple[dict, list[dict], list[dict]]:
-    """Return the cache rows of one game: the game's, one per seat, one per fact."""
+          outcome: rules.GameResult | Exception) -> tuple[dict, list[dict], list[dict],
+                                                           list[dict]]:
+    """Return the cache rows of one game: the game's, one per seat, one per fact, and one
+    per ordered pair of players once it is over."""
     if not isinstance(outcome, rules.GameResult):
         problem = str(getattr(outcome, "error", outcome))
         return {"game_id": game_id, "over": False, "rounds": len(core.rounds),
-                "problem": problem}, [], []
+                "problem": problem}, [], [], []
     result = outcome
     ids = dict(zip(core.players, player_ids))
     lower = rules.get_variant(core.variant).lower_is_better
     seats = [{"game_id": game_id, "player_id": ids[name], "total": result.totals[name],
               "place": place, "won": result.over and name in result.winners,
-              "standing": result.totals[name] if lower else -result.totals[name]}
+              "standing": result.totals[name] if lower else -result.totals[name],
+              "variant": core.variant, "over": result.over}
              for place, name in enumerate(result.ranking, start=1)]
+    pairs = [{"game_id": game_id, "player_id": one["player_id"],
+              "other_id": other["player_id"],
+              "outcome": (one["standing"] < other["standing"]) - (one["standing"] >
+                                                                  other["standing"])}
+             for one in seats for other in seats
+             if result.over and one is not other]
     home = variants.get(core.variant)
     facts = []
     for name in core.players:
@@ -44,21 +54,23 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
         facts += [{"game_id": game_id, "player_id": ids[name], "fact": fact, "value": value}
                   for fact, value in sorted(counted.items()) if value]
     return ({"game_id": game_id, "over": result.over, "rounds": len(result.rounds),
-             "problem": None}, seats, facts)
+             "problem": None}, seats, facts, pairs)
 
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
           outcome: rules.GameResult | Exception, session=None) -> None:
     """Write one game's cache rows in place of its old ones (not committed)."""
     session = session or db.session
-    game, seats, facts = _rows(game_id, core, player_ids, outcome)
-    for model in (ResultFact, ResultSeat, GameResult):
+    game, seats, facts, pairs = _rows(game_id, core, player_ids, outcome)
+    for model in CACHE:
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
     if seats:
         session.execute(ResultSeat.__table__.insert(), seats)
     if facts:
         session.execute(ResultFact.__table__.insert(), facts)
+    if pairs:
+        session.execute(ResultPair.__table__.insert(), pairs)
 
 
 def store_loaded(game: Loaded, session=None) -> None:
@@ -75,7 +87,7 @@ def refresh(game_ids: Iterable[int], session=None) -> None:
 def rebuild(session=None) -> int:
     """Fill the cache again from what was entered; return how many games it holds."""
     session = session or db.session
-    for model in (ResultFact, ResultSeat, GameResult):
+    for model in CACHE:
         session.execute(delete(model))
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
     for start in range(0, len(ids), BATCH):
@@ -88,22 +100,20 @@ def _cached(ids: Sequence[int], session) -> dict[int, tuple]:
     found: dict[int, list] = {}
     for row in session.execute(select(GameResult).where(GameResult.game_id.in_(ids))).scalars():
         found[row.game_id] = [{"game_id": row.game_id, "over": row.over, "rounds": row.rounds,
-                               "problem": row.problem}, [], []]
-    for row in session.execute(select(ResultSeat).where(ResultSeat.game_id.in_(ids))).scalars():
-        found.setdefault(row.game_id, [None, [], []])[1].append(
-            {"game_id": row.game_id, "player_id": row.player_id, "total": row.total,
-             "place": row.place, "won": row.won, "standing": row.standing})
-    for row in session.execute(select(ResultFact).where(ResultFact.game_id.in_(ids))).scalars():
-        found.setdefault(row.game_id, [None, [], []])[2].append(
-            {"game_id": row.game_id, "player_id": row.player_id, "fact": row.fact,
-             "value": row.value})
+                               "problem": row.problem}, [], [], []]
+    for part, model in enumerate((ResultSeat, ResultFact, ResultPair), start=1):
+        columns = [column.key for column in model.__table__.columns]
+        for row in session.execute(select(model).where(model.game_id.in_(ids))).scalars():
+            found.setdefault(row.game_id, [None, [], [], []])[part].append(
+                {column: getattr(row, column) for column in columns})
     return {game_id: _canonical(*rows) for game_id, rows in found.items()}
 
 
-def _canonical(game, seats, facts) -> tuple:
+def _canonical(game, seats, facts, pairs) -> tuple:
     """Return cache rows in one order, so two sets of them compare."""
     return (game, sorted(seats, key=lambda r: r["player_id"]),
-            sorted(facts, key=lambda r: (r["player_id"], r["fact"])))
+            sorted(facts, key=lambda r: (r["player_id"], r["fact"])),
+            sorted(pairs, key=lambda r: (r["player_id"], r["other_id"])))
 
 
 def check(session=None) -> list[str]:

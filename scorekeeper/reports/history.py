@@ -143,30 +143,36 @@ def night_lines(shown: Sequence[Night]) -> list[NightLine]:
 
 def summarise(night: Night) -> NightSummary:
     """Return a night's players (in order of first seat), games with results, and who won."""
-    found = summaries(Game.night_id == night.id)
+    found = summaries(night_id=night.id)
     return summary_of(night, [found[game_id] for game_id in sorted(found)])
 
 
-def summaries(which) -> dict[int, GameSummary]:
-    """Return the games `which` picks (a condition on Game, or ids) as lists show them,
-    from the results cache, in three queries."""
-    if not hasattr(which, "compile"):
-        which = Game.id.in_(list(which))
-    rows = db.session.execute(
-        select(Game.id, Game.variant, Game.settings, Game.played_on, Game.night_id,
-               GameResult.rounds, GameResult.over, GameResult.problem)
-        .outerjoin(GameResult, GameResult.game_id == Game.id).where(which)).all()
-    ids = [row.id for row in rows]
+_GAMES = bindparam("games", expanding=True)
+GAME_ROWS = (select(Game.id, Game.variant, Game.settings, Game.played_on, Game.night_id,
+                    GameResult.rounds, GameResult.over, GameResult.problem)
+             .outerjoin(GameResult, GameResult.game_id == Game.id))
+SEATED = (select(Seat.game_id, Player.name).join(Player)
+          .where(Seat.game_id.in_(_GAMES)).order_by(Seat.game_id, Seat.seat))
+STANDINGS = (select(ResultSeat.game_id, Player.name, ResultSeat.total, ResultSeat.won)
+             .join(Player, Player.id == ResultSeat.player_id)
+             .where(ResultSeat.game_id.in_(_GAMES))
+             .order_by(ResultSeat.game_id, ResultSeat.place))
+OF_NIGHT = GAME_ROWS.where(Game.night_id == bindparam("night"))
+OF_IDS = GAME_ROWS.where(Game.id.in_(_GAMES))
+
+
+def summaries(ids: Sequence[int] = (), night_id: int | None = None) -> dict[int, GameSummary]:
+    """Return these games (or a night's) as lists show them, from the results cache, in
+    three queries."""
+    run = db.session.connection().execute
+    rows = (run(OF_NIGHT, {"night": night_id}) if night_id is not None
+            else run(OF_IDS, {"games": list(ids)})).all()
+    found_ids = {"games": [row.id for row in rows]}
     seated: dict[int, list[str]] = defaultdict(list)
-    for game_id, name in db.session.execute(
-            select(Seat.game_id, Player.name).join(Player)
-            .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)):
+    for game_id, name in run(SEATED, found_ids).all():
         seated[game_id].append(name)
     standings: dict[int, list[Standing]] = defaultdict(list)
-    for game_id, name, total, won in db.session.execute(
-            select(ResultSeat.game_id, Player.name, ResultSeat.total, ResultSeat.won)
-            .join(Player, Player.id == ResultSeat.player_id)
-            .where(ResultSeat.game_id.in_(ids)).order_by(ResultSeat.game_id, ResultSeat.place)):
+    for game_id, name, total, won in run(STANDINGS, found_ids).all():
         standings[game_id].append(Standing(name, total, won))
     found = {}
     for row in rows:

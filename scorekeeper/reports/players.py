@@ -15,10 +15,9 @@ from datetime import date, datetime
 
 from flask_babel import gettext
 from sqlalchemy import bindparam, case, func, select
-from sqlalchemy.orm import aliased
 
 from .. import variants
-from ..db.models import Game, GameResult, Night, Player, ResultFact, ResultSeat
+from ..db.models import Game, Night, Player, ResultFact, ResultPair, ResultSeat
 from ..extensions import db
 from ..words import day
 
@@ -118,50 +117,40 @@ def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], .
     return tuple(points[i] for i in spread(len(points)))
 
 
-# A finished game the rules accept: what the figures count.
-FINISHED = GameResult.over.is_(True) & GameResult.problem.is_(None)
-# The player page's statements, built once: the player's id is bound when they run.
+# What the figures count: a finished game (the cache keeps seats only for games the rules
+# accept), read from the results cache's own indexes. The statements are built once: the
+# player's id is bound when they run.
 PLAYER = bindparam("player")
-RECORDS = (select(Player.name, func.count(), func.sum(case((ResultSeat.won, 1), else_=0)))
-           .join(ResultSeat, ResultSeat.player_id == Player.id)
-           .join(GameResult, GameResult.game_id == ResultSeat.game_id)
-           .where(FINISHED).group_by(Player.id, Player.name))
-BY_VARIANT = (select(Game.variant, func.count(), func.sum(case((ResultSeat.won, 1), else_=0)))
-              .join(ResultSeat, ResultSeat.game_id == Game.id)
-              .join(GameResult, GameResult.game_id == Game.id)
-              .where(ResultSeat.player_id == PLAYER, FINISHED).group_by(Game.variant))
-UNFINISHED = (select(func.count()).select_from(ResultSeat)
-              .join(GameResult, GameResult.game_id == ResultSeat.game_id)
-              .where(ResultSeat.player_id == PLAYER, GameResult.over.is_(False),
-                     GameResult.problem.is_(None)))
+_WINS = func.sum(case((ResultSeat.won, 1), else_=0))
+RECORDS = (select(ResultSeat.player_id, func.count(), _WINS)
+           .where(ResultSeat.over.is_(True)).group_by(ResultSeat.player_id))
+BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, func.count(), _WINS)
+              .where(ResultSeat.player_id == PLAYER)
+              .group_by(ResultSeat.over, ResultSeat.variant))
 FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
          .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
 # Per night (a game outside any night counts on its own day): games, wins, when it began.
 _DAY = case((Game.night_id.is_(None), Game.played_on))
 NIGHTS = (select(Game.night_id, _DAY, func.min(Night.started_at), func.min(Night.name),
-                 func.count(), func.sum(case((ResultSeat.won, 1), else_=0)))
+                 func.count(), _WINS)
           .join(ResultSeat, ResultSeat.game_id == Game.id)
-          .join(GameResult, GameResult.game_id == Game.id)
           .outerjoin(Night, Night.id == Game.night_id)
-          .where(ResultSeat.player_id == PLAYER, FINISHED).group_by(Game.night_id, _DAY))
-# Finished games shared with each other player, and who finished ahead (lower standing).
-_OTHER = aliased(ResultSeat)
-VERSUS = (select(_OTHER.player_id, Player.name, func.count(),
-                 func.sum(case((ResultSeat.standing < _OTHER.standing, 1), else_=0)),
-                 func.sum(case((ResultSeat.standing > _OTHER.standing, 1), else_=0)),
-                 func.sum(case((ResultSeat.standing == _OTHER.standing, 1), else_=0)))
-          .join(_OTHER, (_OTHER.game_id == ResultSeat.game_id)
-                & (_OTHER.player_id != ResultSeat.player_id))
-          .join(GameResult, GameResult.game_id == ResultSeat.game_id)
-          .join(Player, Player.id == _OTHER.player_id)
-          .where(ResultSeat.player_id == PLAYER, FINISHED)
-          .group_by(_OTHER.player_id, Player.name))
+          .where(ResultSeat.player_id == PLAYER, ResultSeat.over.is_(True))
+          .group_by(Game.night_id, _DAY))
+# Finished games shared with each other player, and who finished ahead.
+VERSUS = (select(ResultPair.other_id, func.count(),
+                 func.sum(case((ResultPair.outcome > 0, 1), else_=0)),
+                 func.sum(case((ResultPair.outcome < 0, 1), else_=0)))
+          .where(ResultPair.player_id == PLAYER).group_by(ResultPair.other_id))
+NAMES = select(Player.id, Player.name)
 
 
 def records() -> dict[str, Record]:
     """Return every player's finished games and wins, by name."""
-    return {name: Record(int(played), int(wins or 0))
-            for name, played, wins in db.session.execute(RECORDS)}
+    run = db.session.connection().execute
+    names = dict(run(NAMES).all())
+    return {names[player]: Record(int(played), int(wins or 0))
+            for player, played, wins in run(RECORDS).all()}
 
 
 def player_stats(player: Player) -> PlayerStats:
@@ -169,27 +158,31 @@ def player_stats(player: Player) -> PlayerStats:
     cache: one grouped query for each part of the page, whatever the history."""
     mine = {"player": player.id}
     run = db.session.connection().execute
-    won = {variant: Record(int(games), int(wins or 0))
-           for variant, games, wins in run(BY_VARIANT, mine)}
+    won, unfinished = {}, 0
+    for variant, over, games, wins in run(BY_VARIANT, mine).all():
+        if over:
+            won[variant] = Record(int(games), int(wins or 0))
+        else:
+            unfinished += int(games)
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = Record(sum(r.played for r in by_variant.values()),
-                           sum(r.wins for r in by_variant.values()))
+                     sum(r.wins for r in by_variant.values()))
     # Labelled once picked: a night's label (its date, in the page's language) is shown
     # only for the best night.
     nights = sorted(
-        (NightRecord(night_id, name or "", day_of(started, alone), int(games),
-                           int(wins or 0))
-         for night_id, alone, started, name, games, wins in run(NIGHTS, mine)),
+        (NightRecord(night_id, name or "", day_of(started, alone), int(games), int(wins or 0))
+         for night_id, alone, started, name, games, wins in run(NIGHTS, mine).all()),
         key=lambda r: (r.played_on, r.night or 0))
     best = best_night(nights)
     if best is not None and not best.label:
         best = replace(best, label=day(best.played_on))
-    versus = [HeadToHead(name, int(games), int(ahead), int(behind), int(level), other)
-              for other, name, games, ahead, behind, level in run(VERSUS, mine)]
+    names = dict(run(NAMES).all())
+    versus = [HeadToHead(names[other], int(games), int(ahead), int(behind),
+                         int(games) - int(ahead) - int(behind), other)
+              for other, games, ahead, behind in run(VERSUS, mine).all()]
     return PlayerStats(
-        name=player.name, overall=overall, by_variant=by_variant,
-        unfinished=run(UNFINISHED, mine).scalar(),
-        hands=Facts({fact: int(value) for fact, value in run(FACTS, mine)}),
+        name=player.name, overall=overall, by_variant=by_variant, unfinished=unfinished,
+        hands=Facts({fact: int(value) for fact, value in run(FACTS, mine).all()}),
         nights=len(nights), best_night=best,
         head_to_head=tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))),
         form=sampled(form(nights)))

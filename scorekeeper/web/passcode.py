@@ -78,10 +78,13 @@ def clean(text: str | None, field: str = "passcode") -> str:
     return text
 
 
+_HASH = select(Setting.value).where(Setting.name == NAME)  # built once: every page asks
+
+
 def _hash() -> str | None:
     """Return the stored hash (read once per request), or None when there is no passcode."""
     if "kc_passcode" not in g:
-        g.kc_passcode = db.session.scalar(select(Setting.value).where(Setting.name == NAME))
+        g.kc_passcode = db.session.connection().execute(_HASH).scalar()
     return g.kc_passcode
 
 

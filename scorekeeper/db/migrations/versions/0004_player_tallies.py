@@ -36,13 +36,9 @@ def upgrade():
     with op.batch_alter_table('game', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_game_updated_at'), ['updated_at'], unique=False)
 
-    # Fill the results cache and the tallies for every game already played, by the app's
-    # own rules.
-    from sqlalchemy.orm import Session
-
-    from scorekeeper.db import results
-
-    results.rebuild(Session(bind=op.get_bind()))
+    # The results cache is filled for the games already played by 0008, the newest
+    # migration to change its tables, with the app's own rules (run here, they would write
+    # tables that do not exist yet).
 
 
 def downgrade():

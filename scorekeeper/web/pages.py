@@ -4,9 +4,10 @@ read for a page, and its board drawn once per state."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, current_app, render_template, request
+from flask import abort, current_app, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.exceptions import BadRequest
@@ -92,13 +93,32 @@ def game_or_404(game_id: int) -> Loaded:
     return game
 
 
+@dataclass(frozen=True)
+class HandRow:
+    """The words and link of one row of the hand-by-hand table."""
+
+    dealt: str  # "Ann dealt"
+    edit: str  # "Edit hand 3"
+    href: str  # where ✎ opens it for correction
+
+
+def hand_rows(game: Loaded, word: str) -> dict[int, HandRow]:
+    """Return each round's row words and link, by number: the sentences are looked up in
+    the catalogue once for the page, not twice for every row."""
+    dealt, edit = gettext("%(name)s dealt"), gettext("Edit %(round)s %(number)s")
+    return {r.number: HandRow(dealt % {"name": r.dealer},
+                              edit % {"round": word, "number": r.number},
+                              url_for("hands.edit", game_id=game.id, number=r.number))
+            for r in game.result.rounds}
+
+
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     """Return what every page of one game shows: its variant's view-model, banner, and the
     board (standings, hand by hand) and chart."""
     home = variants.get(game.variant)
     board = Markup(render_template(
         home.template("scoreboard"), game=game, home=home, result=game.result,
-        vm=home.scoreboard(game), watching=watching))
+        vm=home.scoreboard(game), watching=watching, rows=hand_rows(game, home.word())))
     return {"game": game, "home": home, "result": game.result, "board": board,
             "live": home.live(game), "banner_note": home.banner_note(game),
             "chart": charts.game_chart(game.core, game.result),

@@ -8,8 +8,9 @@ everything here is English."""
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
-from flask import has_request_context
+from flask import g, has_request_context
 from flask_babel import format_date, get_locale, gettext
 
 from .rules import RuleError, Word
@@ -39,6 +40,7 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+@lru_cache(maxsize=1024)  # the roster's names, asked about on every line that shows one
 def needs_isolating(name: str) -> bool:
     """Tell whether a name could reorder a left-to-right line around it: it has a
     right-to-left letter, an Arabic digit or a direction mark, or no left-to-right letter."""
@@ -69,8 +71,12 @@ def reason(error: Exception, *, where: bool = False) -> str:
 
 
 def language() -> str:
-    """Return this request's language code ("en" or "es"), for a page and for cache keys."""
-    return str(get_locale() or DEFAULT)
+    """Return this request's language code ("en" or "es"), worked out once per request."""
+    if not has_request_context():
+        return str(get_locale() or DEFAULT)
+    if "kc_language" not in g:
+        g.kc_language = str(get_locale() or DEFAULT)
+    return g.kc_language
 
 
 def _dated(when, english: str, cldr: str) -> str:

@@ -117,6 +117,11 @@ def test_a_form_open_on_the_other_phone_says_the_hand_was_recorded_and_keeps_its
     assert "Save again to record what you entered as hand 2" in other.locator(
         "#number-error").inner_text()
     assert "Save hand 2" in other.locator("#save-hand").inner_text()
+    # The second, explicit Save records what was typed, as hand 2.
+    other_taps.tap("#save-hand")
+    other.wait_for_selector("#record-hand")
+    assert "Record hand 3" in other.locator("#record-hand").inner_text()
+    assert "2 hands played" in other.locator(".game-head").inner_text()
 
 
 def test_a_tap_on_the_join_card_shows_the_qr_big_with_its_address(two_phones):
@@ -174,8 +179,22 @@ def test_a_stale_record_link_opens_a_form_that_says_what_changed(browser, live_s
     plain.locator("#record-hand").click()
     said = plain.locator("#number-error").inner_text()
     assert "Hand 1 was recorded on another phone" in said and "Cy went out, Ann 2, Ben 5" in said
-    assert "This form is for hand 2" in said
-    assert "Save hand 2" in plain.locator("#save-hand").inner_text()
+    assert "Saving will ask what to do" in said
+    assert "Save hand 1" in plain.locator("#save-hand").inner_text()
     shot(plain, "stale-link")
+    # The same hand tapped in again: the first Save records nothing and says which hand a
+    # second one would record.
+    plain.locator("[data-went-out] label.tap").filter(has_text="Cy").click()
+    for name, count in {"Ann": 2, "Ben": 5}.items():
+        plain.locator(f".player[data-name='{name}'] .taps.cards label.tap").filter(
+            has_text=str(count)).first.click()
+    plain.locator("#save-hand").click()
+    assert "Save again to record what you entered as hand 2" in plain.locator(
+        "#number-error").inner_text()
+    assert "Save hand 2" in plain.locator("#save-hand").inner_text()
+    one.reload()
+    assert "1 hand played" in one.locator(".game-head").inner_text()
+    plain.locator("#save-hand").click()  # the second, explicit Save
+    assert "Record hand 3" in plain.locator("#record-hand").inner_text()
     one.context.close()
     plain.context.close()

@@ -57,11 +57,35 @@ def test_a_record_link_from_a_stale_scoreboard_says_what_changed(client):
     assert page.status_code == 200
     said = " ".join(alerts(page.get_data(as_text=True)))
     assert re.search(r"Hand 1 was recorded on another phone at \d\d:\d\d: Cy went out, Ann 2, "
-                     r"Ben 5\. This form is for hand 2", said), said
+                     r"Ben 5\. Saving will ask what to do\.", said), said
     # A link that is up to date says nothing.
     assert alerts(client.get(f"/games/{game_id}/hands/new?hand=2").get_data(as_text=True)) == []
     board = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f'href="/games/{game_id}/hands/new?hand=2"' in board
+
+
+def test_a_stale_record_link_never_records_a_second_copy_in_one_save(client):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Cy", {"Ann": 2, "Ben": 5}))
+    # A phone whose scoreboard still offered "Record hand 1" opens it and taps the same hand.
+    html = client.get(f"/games/{game_id}/hands/new?hand=1").get_data(as_text=True)
+    fields = dict(re.findall(r'name="(number|token)" type="hidden" value="([^"]*)"', html))
+    assert fields["number"] == "1" and "Save hand 1" in html
+    first = client.post(f"/games/{game_id}/hands/new",
+                        data={**hand_data(P, "Cy", {"Ann": 2, "Ben": 5}), **fields})
+    assert first.status_code == 422
+    refused = first.get_data(as_text=True)
+    assert re.search(r"Save again to record what you entered as hand 2", refused)
+    assert "Save hand 2" in refused  # the second Save says which hand it records
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "1 hand played" in board  # nothing recorded by the first tap
+    # The second, explicit Save records it as hand 2, once.
+    again = dict(re.findall(r'name="(number|token)" type="hidden" value="([^"]*)"', refused))
+    assert again["number"] == "2"
+    done = client.post(f"/games/{game_id}/hands/new",
+                       data={**hand_data(P, "Cy", {"Ann": 2, "Ben": 5}), **again})
+    assert done.status_code == 302
+    assert "2 hands played" in client.get(f"/games/{game_id}").get_data(as_text=True)
 
 
 def test_deleting_a_hand_that_is_no_longer_the_last_says_why_and_deletes_nothing(client):

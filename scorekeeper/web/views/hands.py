@@ -55,9 +55,8 @@ def _form_page(game: Loaded, form: HandForm, number: int, errors: variants.Error
 def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> dict:
     """Say what another phone did to round `number` since this form was opened, and the way on.
 
-    `way` is where this is said: after a refused save ("save"), on a form opened from a
-    stale link ("opened"), as a live notice on a form being filled in ("notice"), or with
-    no way on ("none").
+    `way` is where this is said: after a refused save ("save"), on a form being filled in
+    or opened from a stale link ("notice"), or with no way on ("none").
     """
     home = variants.get(game.variant)
     word, Word = home.word(), capital(home.word())
@@ -83,9 +82,7 @@ def _moved_on(game: Loaded, number: int, changed: bool, way: str = "save") -> di
             same = gettext("or correct %(round)s %(number)s if it is the same %(round)s.",
                            round=word, number=number)
             ways = {"save": gettext("Save again to record what you entered as %(round)s "
-                                    "%(after)s, %(same)s", round=word, after=after, same=same),
-                    "opened": gettext("This form is for %(round)s %(after)s, %(same)s",
-                                      round=word, after=after, same=same)}
+                                    "%(after)s, %(same)s", round=word, after=after, same=same)}
     ways["notice"] = gettext("Saving will ask what to do.")
     text = f"{what} {ways[way]}" if way in ways else what
     return {"text": text, "edit": edit, "number": number}
@@ -148,6 +145,7 @@ def record(game_id: int):
         if moved:
             # What was typed stays, now for the next round, with a new once-only token.
             number = form.number.data = game.next_number
+            form.number.raw_data = [str(number)]  # drawn from what was sent, else
             form.token.data = secrets.token_urlsafe(16)
         return _form_page(game, form, number, errors, request.form, False, moved)
     game = game_or_404(game_id)
@@ -158,13 +156,16 @@ def record(game_id: int):
         flash(gettext("The game is over; reopen it or edit a hand to play on."))
         return redirect(url_for("games.scoreboard", game_id=game.id))
     number = game.next_number
-    form.number.data = number
-    form.token.data = secrets.token_urlsafe(16)
-    # A link from a scoreboard that had not caught up: say what changed since.
+    # A link from a scoreboard that had not caught up opens the hand it named, saying what
+    # changed since: saving it asks first, as a form left open while another phone saved
+    # does, so one tap never records a second copy of a hand.
     seen = request.args.get("hand", type=int)
     moved = None
     if seen is not None and 1 <= seen < 10_000 and seen != number:
-        moved = _moved_on(game, seen, changed=False, way="opened")
+        moved = _moved_on(game, seen, changed=False, way="notice")
+        number = seen
+    form.number.data = number
+    form.token.data = secrets.token_urlsafe(16)
     return _form_page(game, form, number, errors, request.form, False, moved)
 
 

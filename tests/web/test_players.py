@@ -193,3 +193,15 @@ def test_renaming_without_the_csrf_token_changes_nothing(guarded_app):
     with app.app_context():
         assert db.session.get(Player, 1).name == "Bob"
         db.engine.dispose()
+
+
+def test_the_roster_typed_with_a_slash_opens_and_a_missing_page_says_what_is_missing(client):
+    finished_game(client)
+    opened = client.get("/players/", follow_redirects=True)
+    assert opened.status_code == 200 and "Ann" in text(opened)
+    nothing = client.get("/players/nobody")
+    assert nothing.status_code == 404
+    assert "There is nothing at this address." in text(nothing)
+    assert "deleted" not in text(nothing)  # not a game: nothing about a deleted game
+    gone = client.get("/games/999")
+    assert gone.status_code == 404 and "the game may have been deleted" in text(gone)

@@ -133,7 +133,8 @@ def too_big(error):
 
 @bp.app_errorhandler(404)
 def not_found(error):
-    """Say plainly that there is nothing here."""
-    return render_template("error.html", title=gettext("Not found"),
-                           message=gettext("There is nothing here: the game may have been "
-                                           "deleted.")), 404
+    """Say plainly that there is nothing here, and why a game's address may have gone."""
+    a_game = request.path.startswith(("/games/", "/history/games/"))
+    return render_template("error.html", title=gettext("Not found"), message=gettext(
+        "There is nothing here: the game may have been deleted.") if a_game else gettext(
+        "There is nothing at this address.")), 404

@@ -58,6 +58,12 @@ def _chart(points, name: str, nights: int) -> Markup | None:
                       chart_id="form-chart")
 
 
+@bp.route("/")
+def roster_with_slash():
+    """Open the roster at its address without the slash, as typed by analogy with /history/."""
+    return redirect(url_for("players.roster"), 308)
+
+
 @bp.route("/<int:player_id>")
 def player(player_id: int):
     """Show a player's statistics, best night and head-to-head."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -23,7 +23,7 @@ from ..rules import Word
 from ..rules.seats import rematch_dealer
 from . import nights, results
 from .locks import touch
-from .models import Event, Game, HandEntry, Night, Player, Round, Seat, table_time
+from .models import Event, Game, HandEntry, Night, Player, Round, Seat, Setting, table_time
 from .players import clean_name, player_for
 from .reader import Loaded, Tap
 
@@ -112,7 +112,8 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
         db.session.flush()  # a night just made: its id
     session = db.session
     game_id = session.execute(insert(Game).returning(Game.id), [{
-        "variant": core.variant, "settings": dict(core.settings), "ended": core.ended,
+        **_new_game_id(), "variant": core.variant, "settings": dict(core.settings),
+        "ended": core.ended,
         "first_dealer_seat": core.players.index(core.first_dealer) if core.players else 0,
         "night_id": night.id if night is not None else None, "played_on": played_on,
         "created_at": created,
@@ -316,10 +317,35 @@ def set_ended(game: Loaded, ended: bool) -> None:
     results.store(game.id, after, game.player_ids, _outcome(after))
 
 
+HIGHEST_GAME = "highest_game"  # the setting that keeps the highest game number deleted
+
+
 def delete_game(game: Loaded) -> None:
-    """Delete a game with every hand in it, and its cached result."""
+    """Delete a game with every hand in it, and its cached result; its number is kept, so
+    it is never given to another game (see `_new_game_id`)."""
+    row = db.session.get(Setting, HIGHEST_GAME)
+    if row is None:
+        db.session.add(Setting(name=HIGHEST_GAME, value=str(game.id)))
+    elif int(row.value) < game.id:
+        row.value = str(game.id)
     db.session.delete(db.session.get(Game, game.id))
     db.session.flush()
+
+
+def _new_game_id() -> dict[str, int]:
+    """Return the id to give a new game, where the database would give a deleted one's.
+
+    SQLite gives a table's highest id plus one, so deleting the newest game would hand its
+    number, and an old link or QR code to it, to the next game; PostgreSQL's sequence never
+    goes back. On SQLite the next game takes one past the highest number ever given.
+    """
+    if db.session.get_bind().dialect.name != "sqlite":
+        return {}
+    deleted = db.session.scalar(select(Setting.value).where(Setting.name == HIGHEST_GAME))
+    if deleted is None:
+        return {}
+    highest = db.session.scalar(select(func.max(Game.id))) or 0
+    return {"id": max(highest, int(deleted)) + 1}
 
 
 def _check_number(game: Loaded, number: int) -> None:

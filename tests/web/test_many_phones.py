@@ -139,3 +139,22 @@ def test_renaming_a_player_does_not_make_an_open_correction_look_stale(client):
     saved = client.post(f"/games/{game_id}/hands/1/edit",
                         data={**hand_data(names, "Ann", {"Benedict": 4, "Cy": 2}), **opened})
     assert saved.status_code == 302
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_a_deleted_games_number_is_never_given_to_another_game(request, database):
+    """An old link or QR code to a deleted game says it is gone; it never opens a new game."""
+    app = request.getfixturevalue("app" if database == "sqlite" else "pg_app")
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    first = start_game(client, P)
+    newest = start_game(client, P)
+    assert client.post(f"/games/{newest}/delete").status_code == 302
+    assert client.get(f"/games/{newest}").status_code == 404
+    again = start_game(client, ["Dee", "Eve"])
+    assert again > newest  # not the deleted game's number
+    assert client.get(f"/games/{newest}").status_code == 404
+    # Deleting an older game, then the newest, still never goes back.
+    client.post(f"/games/{first}/delete")
+    client.post(f"/games/{again}/delete")
+    assert start_game(client, P) > again

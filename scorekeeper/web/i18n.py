@@ -155,6 +155,7 @@ def js_words() -> dict[str, str]:
         "taps_waiting": gettext("No connection: %(taps)s waiting, sent as soon as it is back.",
                                 taps="{taps}"),
         "taps_saving": gettext("Saving %(taps)s…", taps="{taps}"),
+        "open_hand": gettext("Open hand %(number)s", number="{n}"),
         # offline.js: a hand kept on the phone while there is no connection.
         "off_copy": gettext("No connection: this page as it was at %(time)s.", time="{time}"),
         "off_refused": gettext("%(label)s was not saved: %(reason)s", label="{label}",

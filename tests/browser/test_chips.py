@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.helpers import key, pot, saved, settled, shot, until
+from tests.browser.helpers import Taps, key, other_phone, pot, saved, settled, shot, until
 from tests.browser.helpers import record_cards as record
 from tests.browser.helpers import start_chips as start
 
@@ -130,3 +130,37 @@ def test_a_second_phone_sees_the_taps_of_the_first(phone):
     saved(page)
     until(other, "() => document.querySelector('#live [data-pot]').textContent === '3'")
     assert "Last tap: Ben, pass (1)" in other.locator("#live").inner_text()
+
+
+def test_a_tap_on_a_pot_another_phone_ended_says_so_and_stays_on_that_hand(
+        phone, browser, live_server):
+    page, taps = phone
+    start(page, taps, ["Ann", "Ben", "Cy"], start_chips=20)
+    board = page.url
+    # This phone has not heard the news yet (its "anything new?" is held up)...
+    page.route("**/version*", lambda route: route.abort())
+    context, other = other_phone(browser, live_server)
+    try:
+        other.goto(board)
+        record(other, Taps(other), "Ben", {"Ann": 1, "Cy": 2})
+        other.locator("#save-hand").click()
+        other.wait_for_selector("#live[data-hand='2']")
+    finally:
+        context.close()
+    # ...and taps a pass into hand 1, which has ended.
+    taps.tap(key(page, "Cy"))
+    held = page.locator("#live .live-held")
+    held.wait_for()
+    assert "Hand 1 is not being played now (hand 2 is" in held.inner_text()
+    assert "this tap was not recorded" in held.inner_text()
+    assert page.locator("#live").get_attribute("data-hand") == "1"  # the hand they meant
+    assert key(page, "Ann").is_disabled()  # no tap goes into the wrong hand by mistake
+    shot(page, "chips-stale-tap")
+    # News from another phone does not move them on; their tap moves them on.
+    page.unroute("**/version*")
+    page.wait_for_timeout(1600)  # two polls
+    assert page.locator("#live .live-held").is_visible()
+    taps.tap("[data-open-next]")
+    page.wait_for_selector("#live[data-hand='2']")
+    assert not page.locator("#live .live-held").count()
+    assert "Last tap" not in page.locator("#live").inner_text()  # the refused tap was not kept

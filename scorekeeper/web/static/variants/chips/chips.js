@@ -68,13 +68,54 @@
     };
     var showQueued = function () { queue.forEach(showOne); status(); };
 
+    /* A tap refused because its hand had ended on another phone: the player stays on the
+       hand they meant, its keys off, told why, until they choose to open the next one (a
+       refresh of the page from another phone's save keeps them there too). */
+    var held = null;
+    var hold = function (why, next) {
+      var holder = document.createElement("div");
+      holder.innerHTML = serverHtml;
+      var old = $("[data-live-panel]", holder);
+      if (!old) return false;
+      $$("form[data-live] button", old).forEach(function (b) { b.disabled = true; });
+      var note = document.createElement("div");
+      note.className = "live-held";
+      note.setAttribute("role", "alert");
+      var said = document.createElement("p");
+      said.textContent = why;
+      var open = document.createElement("button");
+      open.type = "button";
+      open.className = "button primary";
+      open.setAttribute("data-open-next", "");
+      open.textContent = say("open_hand", { n: next });
+      open.addEventListener("click", function () { held = null; window.location.reload(); });
+      note.appendChild(said);
+      note.appendChild(open);
+      old.insertBefore(note, $(".live-players", old));
+      held = old;
+      return true;
+    };
+    var showHeld = function () {
+      var shown = $("[data-live-panel]");
+      if (!held || !shown) return;
+      shown.parentNode.replaceChild(held, shown);
+      panel = held;
+    };
+
     /* Put the server's panel in place (the hand's truth), then the taps still queued. */
     var serverHtml = panel.outerHTML;
-    var swap = function (html) {
+    var swap = function (html, refused) {
       var holder = document.createElement("div");
       holder.innerHTML = html;
       var fresh = $("[data-live-panel]", holder);
       if (!fresh || fresh.dataset.hand !== panel.dataset.hand) {
+        var why = refused && fresh && $(".error[role=alert]", fresh);
+        if (why && hold(why.textContent, fresh.dataset.hand)) {
+          queue = queue.filter(function (item) { return item.hand !== panel.dataset.hand; });
+          save();
+          showHeld();
+          return;
+        }
         // The hand was saved or the game ended (perhaps on another phone): show it all.
         if (!queue.length) window.location.reload();
         return;
@@ -104,13 +145,13 @@
           window.location.href = unlock;
           throw new Error("locked");
         }
-        return response.text();
-      }).then(function (html) {
+        return response.text().then(function (html) { return [html, response.status === 422]; });
+      }).then(function (answer) {
         queue.shift();
         save();
         sending = false;
         offline = false;
-        swap(html);
+        swap(answer[0], answer[1]);
         flush();
       }).catch(function () {
         sending = false;
@@ -167,6 +208,7 @@
 
     /* Another phone tapped or saved: app.js refreshed the page; take the new panel. */
     document.addEventListener("kc:refreshed", function () {
+      if (held) { showHeld(); return; }
       var fresh = $("[data-live-panel]");
       if (!fresh) return;
       panel = fresh;

@@ -14,6 +14,7 @@ from sqlalchemy import Select, bindparam, null, select
 from .. import rules
 from ..extensions import db
 from .models import Event, Game, HandEntry, Player, Round, Seat
+from .models import GameResult as CachedResult
 
 BATCH = 500  # ids in one IN (...): well inside every database's limit
 
@@ -238,6 +239,26 @@ def round_times(game_id: int, number: int) -> tuple[datetime, datetime] | None:
     return None if row is None else (row[0], row[1])
 
 
-def version_of(game_id: int) -> int | None:
-    """Return a game's version alone (one indexed row), or None when there is no such game."""
-    return db.session.scalar(select(Game.version).where(Game.id == game_id))
+_VERSION = (select(Game.version, CachedResult.over)
+            .outerjoin(CachedResult, CachedResult.game_id == Game.id)
+            .where(Game.id == bindparam("game")))
+_NEXT = select(Game.id).where(Game.id > bindparam("game")).order_by(Game.id).limit(1)
+
+
+@dataclass(frozen=True)
+class Version:
+    """What a phone watching a game asks for: its version, and once it is over the game
+    started after it (a rematch, or the next game of the night), if one has."""
+
+    version: int
+    next: int | None = None
+
+
+def version_of(game_id: int) -> Version | None:
+    """Return a game's version (one indexed row) and, once it is over, the next game's id;
+    None when there is no such game."""
+    run = db.session.connection().execute
+    row = run(_VERSION, {"game": game_id}).first()
+    if row is None:
+        return None
+    return Version(row.version, run(_NEXT, {"game": game_id}).scalar() if row.over else None)

@@ -124,6 +124,33 @@ def test_a_form_open_on_the_other_phone_says_the_hand_was_recorded_and_keeps_its
     assert "2 hands played" in other.locator(".game-head").inner_text()
 
 
+def test_the_tv_and_the_phones_on_a_finished_game_follow_the_rematch(two_phones):
+    one, other = two_phones
+    taps = start(one, ["Ann", "Ben", "Cy"], "Penalty points")
+    record_cards(one, taps, "Ben", {"Ann": (3, 3), "Cy": 1})  # Ann 30: past the target
+    save(one, taps)
+    one.wait_for_selector("#rematch")
+    finished = one.url
+    tv = other.context.new_page()
+    tv.goto("/watch")  # the TV, watch-only, on the game just finished
+    tv.wait_for_selector(".banner")
+    other.goto(finished)  # a phone still looking at the result
+    taps.tap("#rematch")
+    one.wait_for_selector("#record-hand")
+    started = time.monotonic()
+    rematch = one.url
+    assert rematch != finished
+    shows_within(other, "[data-next-game]", "A new game has started.", started)
+    tv.wait_for_url(rematch + "?watch=1", timeout=5_000)
+    took = time.monotonic() - started
+    allowed = 2 + 2 * busy(tv)
+    assert took <= allowed, f"the TV moved on after {took:.2f} s (allowed {allowed:.2f} s)"
+    assert tv.locator("#record-hand").count() == 0  # still watch-only
+    other.locator("[data-next-game] a").click()
+    assert other.url == rematch
+    shot(tv, "tv-follows-rematch")
+
+
 def test_a_tap_on_the_join_card_shows_the_qr_big_with_its_address(two_phones):
     one, _ = two_phones
     start(one, ["Ann", "Ben"], "Penalty points")

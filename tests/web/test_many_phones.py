@@ -158,3 +158,25 @@ def test_a_deleted_games_number_is_never_given_to_another_game(request, database
     client.post(f"/games/{first}/delete")
     client.post(f"/games/{again}/delete")
     assert start_game(client, P) > again
+
+
+def test_a_finished_game_tells_the_phones_watching_it_when_the_next_game_starts(client):
+    game_id = start_game(client, P, target=10)
+    asked = f"/games/{game_id}/version?since="
+    version = client.get(asked + "-1").get_json()["version"]
+    assert client.get(asked + str(version)).status_code == 204  # nothing new
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ben", {"Ann": (3, 1), "Cy": 5}))
+    version = client.get(asked + "-1").get_json()["version"]
+    assert client.get(asked + str(version)).status_code == 204  # over, and nothing after it
+    rematch = client.post(f"/games/{game_id}/rematch")
+    newer_in_progress = int(rematch.headers["Location"].rsplit("/", 1)[1])
+    told = client.get(asked + str(version))
+    assert told.status_code == 200
+    assert told.get_json() == {"version": version, "next": newer_in_progress,
+                               "url": f"/games/{newer_in_progress}"}
+    # A game still being played is never sent away, whatever starts after it.
+    later = start_game(client, ["Dee", "Eve"])
+    asked = f"/games/{newer_in_progress}/version?since="
+    version = client.get(asked + "-1").get_json()["version"]
+    assert later > newer_in_progress
+    assert client.get(asked + str(version)).status_code == 204

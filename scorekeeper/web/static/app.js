@@ -186,6 +186,26 @@
       if (busyHere()) return Promise.resolve();  // asked again at the next tick
       return refreshPage(seen);
     };
+    /* The game is over and another has started (a rematch, the next game of the night):
+       a watch-only screen moves on to it by itself; a phone is offered it. */
+    var followed = function (now) {
+      if (watch.dataset.watching) {
+        window.location.href = now.url + "?watch=1";
+        return;
+      }
+      if ($("[data-next-game]")) return;
+      var line = document.createElement("p");
+      line.className = "flash next-game";
+      line.setAttribute("role", "status");
+      line.setAttribute("data-next-game", "");
+      line.appendChild(document.createTextNode(say("next_game") + " "));
+      var open = document.createElement("a");
+      open.href = now.url;
+      open.textContent = say("off_open");
+      line.appendChild(open);
+      var main = $("main");
+      main.insertBefore(line, main.firstChild);
+    };
     var poll = function () {
       if (document.hidden || asking) return;
       asking = true;
@@ -196,6 +216,7 @@
           return r.status === 200 ? r.json() : null;
         })
         .then(function (now) {
+          if (now && now.next) return followed(now);
           if (now && String(now.version) !== String(version)) return changed(String(now.version));
         })
         .catch(function () { /* no connection: ask again at the next tick */ })

@@ -72,14 +72,18 @@ def new():
 
 @bp.route("/<int:game_id>/version")
 def version(game_id: int):
-    """Answer a phone asking "anything new since version V?": 204 when nothing is."""
+    """Answer a phone asking "anything new since version V?": 204 when nothing is; once the
+    game is over, the next game started after it (a rematch) is news too."""
     now = version_of(game_id)
     if now is None:
         abort(404)
-    if request.args.get("since", type=int) == now:
+    if request.args.get("since", type=int) == now.version and now.next is None:
         response = current_app.response_class(status=204)
+    elif now.next is None:
+        response = jsonify(version=now.version)
     else:
-        response = jsonify(version=now)
+        response = jsonify(version=now.version, next=now.next,
+                           url=url_for("games.scoreboard", game_id=now.next))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -355,6 +355,9 @@ def test_the_watch_link_follows_the_game_being_played_with_no_buttons(table):
     board = onlooker.get(f"/games/{ids['chips']}?watch=1").get_data(as_text=True)
     assert "<form" not in board and "Record hand" not in board
     assert 'class="pot"' in board  # the pot is still shown
+    # A TV page: no bar of links, nothing that says to tap, its own big layout.
+    assert 'class="bar"' not in board and "<button" not in board and "✎" not in board
+    assert '<body class="tv"' in board
     assert "/join?to=/watch" in board  # the QR code beside it is the watch link too
     settings = make_app(":memory:").test_client().get("/settings").get_data(as_text=True)
     assert "Watch-only link" in settings and "/join.svg?to=/watch" in settings

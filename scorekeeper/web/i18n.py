@@ -157,6 +157,7 @@ def js_words() -> dict[str, str]:
         "taps_saving": gettext("Saving %(taps)s…", taps="{taps}"),
         "open_hand": gettext("Open hand %(number)s", number="{n}"),
         "next_game": gettext("A new game has started."),
+        "cancel": gettext("Cancel"),
         # offline.js: a hand kept on the phone while there is no connection.
         "off_copy": gettext("No connection: this page as it was at %(time)s.", time="{time}"),
         "off_refused": gettext("%(label)s was not saved: %(reason)s", label="{label}",

@@ -318,11 +318,19 @@ def test_with_javascript_deleting_a_hand_asks_in_place(phone):
     went_out(page, taps, "Ann")
     cards(page, taps, "Ben", 4)
     save(page, taps)
-    page.once("dialog", lambda dialog: dialog.dismiss())
-    taps.tap("button:has-text('Delete hand 1')")
+    # The app asks in a dialog of its own, never the browser's box.
+    page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError(dialog.message)))
+    taps.tap(".actions button:has-text('Delete hand 1')")
+    asked = page.locator("dialog.ask")
+    asked.wait_for()
+    assert "Delete hand 1?" in asked.inner_text()
+    shot(page, "ask-delete-hand")
+    taps.tap(asked.locator("button[value=no]"))  # Cancel
+    assert not asked.is_visible()
     assert "1 hand played" in page.content()
-    page.once("dialog", lambda dialog: dialog.accept())
-    taps.tap("button:has-text('Delete hand 1')")
+    taps.tap(".actions button:has-text('Delete hand 1')")
+    assert asked.locator("button[value=yes]").inner_text() == "Delete hand 1"
+    taps.tap(asked.locator("button[value=yes]"))
     page.wait_for_selector(".flash")
     assert "Hand 1 deleted." in page.locator(".flash").inner_text()
     assert "0 hands played" in page.content()

@@ -10,10 +10,40 @@
 
   /* One submit per form: a double tap sends once (the server also ignores repeats).
      Listened for on the document, so forms put in by a refresh are covered too. */
+  /* A form that asks first (data-confirm) asks in a dialog of the app's own: the question,
+     the form's own button to go on, and Cancel. Without <dialog> the browser's box asks. */
+  var askBox = null;
+  var askFirst = function (form, question) {
+    if (typeof HTMLDialogElement !== "function") return window.confirm(question);
+    if (!askBox) {
+      askBox = document.createElement("dialog");
+      askBox.className = "ask";
+      askBox.innerHTML = '<form method="dialog"><p class="ask-question"></p><div class="ask-keys">' +
+        '<button class="button" value="no" type="submit"></button>' +
+        '<button class="button primary" value="yes" type="submit"></button></div></form>';
+      document.body.appendChild(askBox);
+    }
+    var go = $("button[type=submit]", form);
+    $(".ask-question", askBox).textContent = question;
+    $("button[value=no]", askBox).textContent = say("cancel");
+    $("button[value=yes]", askBox).textContent = go ? go.textContent.trim() : "OK";
+    $("button[value=yes]", askBox).classList.toggle("danger", !!(go && go.classList.contains("danger")));
+    askBox.onclose = function () {
+      if (askBox.returnValue !== "yes") return;
+      form.dataset.confirmed = "1";
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    };
+    askBox.returnValue = "";
+    askBox.showModal();
+    $("button[value=no]", askBox).focus();
+    return false;
+  };
   document.addEventListener("submit", function (event) {
     var form = event.target;
+    if (form.method === "dialog") return;
     var ask = form.getAttribute("data-confirm");
-    if (ask && !window.confirm(ask)) { event.preventDefault(); return; }
+    if (ask && !form.dataset.confirmed && !askFirst(form, ask)) { event.preventDefault(); return; }
+    delete form.dataset.confirmed;
     if (form.dataset.sent) { event.preventDefault(); return; }
     /* Asked here (or an undo, quick on purpose): without JavaScript a page asks instead. */
     if (ask || form.hasAttribute("data-quick")) {

@@ -7,7 +7,7 @@ import shutil
 
 from scorekeeper.extensions import db
 from tests.browser.helpers import CHROMIUM_FLAGS, PHONE, shot
-from tests.helpers import make_app, serve, start_game
+from tests.helpers import hand_data, make_app, serve, start_game
 
 # A stand-in for the phone's Wake Lock API, put in by the test (not the page: the page's
 # Content-Security-Policy allows no script but the app's files): it records each request
@@ -91,6 +91,15 @@ def test_on_plain_http_on_the_lan_the_first_tap_starts_the_fallback(browser, tmp
                 "() => document.querySelector('[data-awake]').dataset.state === 'on'")
             assert page.locator("[data-awake]").inner_text() == "Screen stays on"
             shot(page, "awake-fallback")
+            # Another phone saves a hand: this scoreboard refreshes in place, and the screen
+            # stays on with no further tap, the switch still there to say so.
+            app.test_client().post(f"/games/{game_id}/hands/new",
+                                   data=hand_data(["Ann", "Ben", "Cy"], "Ann",
+                                                  {"Ben": 2, "Cy": 3}))
+            page.locator("#record-hand").filter(has_text="Record hand 2").wait_for()
+            assert page.locator("[data-awake]").is_visible()
+            assert state(page) == "on"
+            assert page.locator("[data-awake]").inner_text() == "Screen stays on"
         finally:
             lan.close()
     finally:

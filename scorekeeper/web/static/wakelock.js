@@ -8,7 +8,6 @@
   "use strict";
   var toggle = document.querySelector("[data-awake]");
   if (!toggle) return;
-  var label = toggle.querySelector("[data-awake-label]");
   var KEY = "kings-corners:awake";
   var native = window.isSecureContext && "wakeLock" in navigator;
   var lock = null;
@@ -24,10 +23,12 @@
   var remember = function (on) {
     try { if (on) localStorage.removeItem(KEY); else localStorage.setItem(KEY, "off"); } catch (e) { /* private mode */ }
   };
-  var show = function (state) {
-    toggle.dataset.state = state;
-    toggle.setAttribute("aria-pressed", state === "off" ? "false" : "true");
-    label.textContent = WORDS[state];
+  var state = "waiting";
+  var show = function (now) {
+    state = now;
+    toggle.dataset.state = now;
+    toggle.setAttribute("aria-pressed", now === "off" ? "false" : "true");
+    toggle.querySelector("[data-awake-label]").textContent = WORDS[now];
   };
 
   var video_ = function () {
@@ -43,6 +44,8 @@
       source.src = pair[1];
       video.appendChild(source);
     });
+    // Stopped by the browser (not by the switch): say so, and a tap starts it again.
+    video.addEventListener("pause", function () { if (state === "on") show("waiting"); });
     return video;
   };
 
@@ -71,23 +74,33 @@
   };
 
   var stop = function () {
+    show("off");
     if (lock) { lock.release(); lock = null; }
     if (video) video.pause();
-    show("off");
   };
 
   toggle.hidden = false;
-  toggle.addEventListener("click", function (event) {
-    event.stopPropagation();
-    var on = toggle.dataset.state !== "off";
-    remember(!on);
-    if (on) stop(); else start(true);
-  });
-  // A tap anywhere starts what needs one (the video), or asks again after a refusal.
+  // The switch's tap is its own; a tap anywhere else starts what needs one (the video), or
+  // asks again after a refusal. Listened for on the document: a page refreshed in place
+  // brings a new switch.
   document.addEventListener("click", function (event) {
-    if (toggle.contains(event.target)) return;  // the switch's own tap is its own
-    if (wanted() && toggle.dataset.state !== "on") start(true);
+    if (toggle.contains(event.target)) {
+      var on = state !== "off";
+      remember(!on);
+      if (on) stop(); else start(true);
+      return;
+    }
+    if (wanted() && state !== "on") start(true);
   }, true);
+  // Another phone's save refreshed the page in place (app.js): the lock or the video goes
+  // on as it was; the new switch shows it.
+  document.addEventListener("kc:refreshed", function () {
+    var fresh = document.querySelector("[data-awake]");
+    if (!fresh) return;
+    toggle = fresh;
+    toggle.hidden = false;
+    show(state);
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && wanted() && native) start();
   });

@@ -48,6 +48,10 @@ def test_a_house_game_played_with_passes_through_to_a_bust(phone):
     record(page, taps, "Ben", {"Ann": 1, "Cy": 5})
     settled(page)
     preview = page.locator("[data-pot-preview]")
+    assert "Ben takes the 8-chip pot" in preview.locator("summary").inner_text()
+    assert "pays 2 → 0 · out" in page.locator(".player[data-name='Cy']").inner_text()
+    taps.tap(preview.locator("summary"))  # who pays what, a tap away
+    taps.count -= 1
     assert "Cy pays 2" in preview.inner_text() and "out of the game" in preview.inner_text()
     assert "Ben takes the 8-chip pot" in preview.inner_text()
     shot(page, "chips-house-record-hand")
@@ -93,6 +97,7 @@ def test_a_jax_hand_with_a_king_held_penalty(phone):
 
     record(page, taps, "Ben", {"Ann": (2, 1)})
     settled(page)
+    page.locator("[data-pot-preview] summary").click()
     preview = page.locator("[data-pot-preview]").inner_text()
     assert "Ann pays 2" in preview and "Ben takes the 7-chip pot" in preview
     taps.tap("#save-hand")

@@ -244,7 +244,7 @@ def test_the_pages_around_a_game_say_nothing_in_english(client):
     assert "Reglas de la casa · 50 cada uno" in said["/games/2"]
     assert "Pase" in said["/games/2"] and "en el pozo" in said["/games/2"]
     assert "se lleva el pozo de" in said["/games/2"]
-    assert "El pozo" in said["/games/2/hands/new"]
+    assert "fichas en el pozo hasta ahora" in said["/games/2/hands/new"]
     assert "Mejor noche" in said["/players/1"] and "Cara a cara" not in said["/players/1"]
     assert "Copia de seguridad y restaurar" in said["/backup"]
     assert "Sin conexión" in said["/offline"]

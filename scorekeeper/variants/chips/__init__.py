@@ -123,7 +123,9 @@ class ChipsHome(CardsHome):
             lines.append({"text": gettext("%(name)s pays %(chips)s", name=name, chips=paid),
                           "what": " · ".join(what)})
             said[name] = gettext("pays %(chips)s", chips=paid) + (
-                "" if settings["reset_each_hand"] else f" → {stacks[name]}")
+                "" if settings["reset_each_hand"] else f" → {stacks[name]}") + (
+                f" · {gettext('out')}" if not settings["reset_each_hand"] and stacks[name] == 0
+                else "")
         if winners:
             total = pot_of(flows)
             shares = split_pot(total, winners, game.core.players, pot["dealer"])
@@ -139,7 +141,9 @@ class ChipsHome(CardsHome):
                                               names=" & ".join(order), num=total),
                               "what": ", ".join(f"{n} {shares[n]}" for n in order),
                               "takes": True})
-        return {"players": said, "lines": lines if rnd.went_out is not None or known else [],
+        shown = lines if rnd.went_out is not None or known else []
+        return {"players": said, "lines": shown,
+                "takes": next((line["text"] for line in shown if line.get("takes")), ""),
                 "ends": self.ending(game.core, after) if after else ""}
 
     def ending(self, core: rules.Game, after: rules.GameResult) -> str:

@@ -334,3 +334,14 @@ def test_with_javascript_deleting_a_hand_asks_in_place(phone):
     page.wait_for_selector(".flash")
     assert "Hand 1 deleted." in page.locator(".flash").inner_text()
     assert "0 hands played" in page.content()
+
+
+def test_every_seat_name_box_is_as_wide_whoever_deals_first(phone):
+    page, _ = phone
+    page.goto("/games/new")
+    widths = {round(page.locator(f"input[name=seat-{seat}]").bounding_box()["width"])
+              for seat in range(6)}
+    assert len(widths) == 1, widths  # the chosen dealer's key takes no more room
+    page.locator("label.deals").nth(3).click()
+    assert {round(page.locator(f"input[name=seat-{seat}]").bounding_box()["width"])
+            for seat in range(6)} == widths

@@ -236,11 +236,17 @@
       var main = $("main");
       main.insertBefore(line, main.firstChild);
     };
+    /* A question still on its way when the page is left is called off (WebKit otherwise
+       reports the cut-short request as an error). */
+    var inFlight = null;
+    window.addEventListener("pagehide", function () { if (inFlight) inFlight.abort(); });
     var poll = function () {
       if (document.hidden || asking) return;
       asking = true;
+      inFlight = window.AbortController ? new AbortController() : null;
       fetch(watch.dataset.url + "?since=" + encodeURIComponent(version),
-            { credentials: "same-origin", cache: "no-store" })
+            { credentials: "same-origin", cache: "no-store",
+              signal: inFlight ? inFlight.signal : undefined })
         .then(function (r) {
           if (r.status === 404) { window.location.reload(); return null; }  // deleted meanwhile
           return r.status === 200 ? r.json() : null;

@@ -129,14 +129,17 @@ BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, func.count(), _WINS)
               .group_by(ResultSeat.over, ResultSeat.variant))
 FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
          .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
-# Per night (a game outside any night counts on its own day): games, wins, when it began.
+# Per night (a game outside any night counts on its own day): games and wins, grouped
+# first, then each night's start and name looked up once.
 _DAY = case((Game.night_id.is_(None), Game.played_on))
-NIGHTS = (select(Game.night_id, _DAY, func.min(Night.started_at), func.min(Night.name),
-                 func.count(), _WINS)
-          .join(ResultSeat, ResultSeat.game_id == Game.id)
-          .outerjoin(Night, Night.id == Game.night_id)
-          .where(ResultSeat.player_id == PLAYER, ResultSeat.over.is_(True))
-          .group_by(Game.night_id, _DAY))
+_PER_NIGHT = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
+                     func.count().label("games"), _WINS.label("wins"))
+              .join(ResultSeat, ResultSeat.game_id == Game.id)
+              .where(ResultSeat.player_id == PLAYER, ResultSeat.over.is_(True))
+              .group_by(Game.night_id, _DAY).subquery())
+NIGHTS = (select(_PER_NIGHT.c.night_id, _PER_NIGHT.c.alone, Night.started_at, Night.name,
+                 _PER_NIGHT.c.games, _PER_NIGHT.c.wins)
+          .outerjoin(Night, Night.id == _PER_NIGHT.c.night_id))
 # Finished games shared with each other player, and who finished ahead.
 VERSUS = (select(ResultPair.other_id, func.count(),
                  func.sum(case((ResultPair.outcome > 0, 1), else_=0)),

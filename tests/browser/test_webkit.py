@@ -1,0 +1,206 @@
+"""The table's main flow in WebKit, the engine of Safari on every iPhone: Debian's
+WebKitGTK, driven over WebDriver (WebKitWebDriver) on a virtual screen (Xvfb), at 390x844.
+
+New game, three hands, a correction, undo, another phone's save shown live, a chips tap,
+the dark theme and Spanish. No uncaught error on any page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.helpers import PHONE, Taps
+from tests.helpers import need
+
+# Debian's WebKitGTK browser for automation, under its architecture's library folder.
+MINIBROWSER = next(iter(sorted(Path("/usr/lib").glob("*/webkit2gtk-4.*/MiniBrowser"))),
+                   Path("/usr/lib/webkit2gtk-4.1/MiniBrowser"))
+# Uncaught errors and rejected promises, kept by the page; read after each step. Set as each
+# page loads (WebDriver classic cannot run a script before the page's own), so it sees what
+# happens after the load: every tap, poll, preview and refresh.
+WATCH_ERRORS = """
+if (!window.__errors) {
+  window.__errors = [];
+  window.addEventListener("error", e => window.__errors.push(String(e.message)));
+  window.addEventListener("unhandledrejection", e => window.__errors.push(String(e.reason)));
+}
+return window.__errors;
+"""
+
+
+@pytest.fixture(scope="module")
+def webkit():
+    """Start WebKitGTK's MiniBrowser under WebKitWebDriver on a virtual screen."""
+    need(shutil.which("WebKitWebDriver") is not None and MINIBROWSER.exists(),
+         "WebKitGTK's driver (apt-get install webkit2gtk-driver)")
+    need(shutil.which("Xvfb") is not None, "a virtual screen (apt-get install xvfb)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.webkitgtk.service import Service
+
+    display = f":{90 + os.getpid() % 100}"
+    screen = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x1024x24", "-nolisten",
+                               "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    old = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = display
+    time.sleep(0.5)
+    options = webdriver.WebKitGTKOptions()
+    options.binary_location = str(MINIBROWSER)
+    options.add_argument("--automation")
+    driver = webdriver.WebKitGTK(options=options,
+                                 service=Service(executable_path=shutil.which("WebKitWebDriver")))
+    try:
+        driver.set_window_size(PHONE["width"], PHONE["height"])
+        driver.implicitly_wait(0)
+        yield driver
+    finally:
+        driver.quit()
+        screen.terminate()
+        screen.wait()
+        if old is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = old
+
+
+class Phone:
+    """The WebKit page as a person at the table uses it: taps, and what it shows."""
+
+    def __init__(self, driver, base: str) -> None:
+        self.driver, self.base, self.errors = driver, base, []
+
+    def open(self, path: str) -> None:
+        self.driver.get(self.base + path)
+        self.watch()
+
+    def watch(self) -> None:
+        """Start keeping the page's errors (again, after a page load)."""
+        self.errors += [e for e in self.driver.execute_script(WATCH_ERRORS) or []
+                        if e not in self.errors]
+
+    def until(self, check, what: str, seconds: float = 10) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                if check():
+                    return
+            except Exception:  # noqa: BLE001  (a page between two loads: look again)
+                pass
+            assert time.monotonic() < deadline, f"WebKit: still not {what} after {seconds} s"
+            time.sleep(0.1)
+
+    def css(self, selector: str):
+        return self.driver.find_elements("css selector", selector)
+
+    def tap(self, selector: str, text: str | None = None) -> None:
+        """Tap the first element that matches and whose text is, or begins with, `text`."""
+        def found():
+            for element in self.css(selector):
+                shown = element.text.strip()
+                if text is None or shown == text or shown.startswith(text):
+                    return element
+            return None
+        self.until(found, f"showing {selector} {text or ''}")
+        element = found()
+        # In the middle of the screen, clear of the floating "saved" notice and the dock.
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def shows(self, selector: str, text: str, seconds: float = 10) -> None:
+        self.until(lambda: any(text in e.text for e in self.css(selector)),
+                   f"showing {text!r} in {selector}", seconds)
+        self.watch()
+
+    def hand(self, went_out: str, cards: dict[str, int], next_number: int) -> None:
+        """Record a hand from the scoreboard: who went out, each other's cards, Save."""
+        self.tap("#record-hand")
+        self.shows("#save-hand", "Save")
+        self.tap("[data-went-out] label.tap", went_out)
+        for name, count in cards.items():
+            self.tap(f".player[data-name='{name}'] .taps.cards label.tap", str(count))
+        time.sleep(0.3)  # the preview answers
+        self.tap("#save-hand")
+        self.shows("#record-hand", f"Record hand {next_number}")
+
+    def totals(self) -> dict[str, int]:
+        return {row.get_attribute("data-name"): int(row.find_element("css selector",
+                                                                     ".total").text)
+                for row in self.css(".standings li")}
+
+
+def test_the_main_flow_in_webkit(webkit, live_server, phone):
+    me = Phone(webkit, live_server)
+    me.open("/games/new")
+    for seat, name in enumerate(["Ann", "Ben", "Cy"]):
+        box = me.css(f"input[name=seat-{seat}]")[0]
+        box.clear()
+        box.send_keys(name)
+    me.tap("#new-game label.tap", "Penalty points")
+    me.tap("button[type=submit]", "Start game")
+    me.shows("#record-hand", "Record hand 1")
+    board = webkit.current_url
+
+    me.hand("Ann", {"Ben": 3, "Cy": 2}, 2)
+    me.hand("Ben", {"Ann": 4, "Cy": 1}, 3)
+    me.hand("Cy", {"Ann": 2, "Ben": 5}, 4)
+    assert me.totals() == {"Ann": 6, "Ben": 8, "Cy": 3}
+
+    # A correction: hand 1, Ben held 6, not 3.
+    me.tap("a.edit")
+    me.shows("h1", "Edit hand 1")
+    me.tap(".player[data-name='Ben'] .taps.cards label.tap", "6")
+    time.sleep(0.3)
+    me.tap("#save-hand")
+    me.shows("#record-hand", "Record hand 4")
+    assert me.totals() == {"Ann": 6, "Ben": 11, "Cy": 3}
+
+    # Undo, right after a save.
+    me.hand("Ann", {"Ben": 1, "Cy": 1}, 5)
+    me.tap("[data-saved-toast] button", "Undo")
+    me.shows("#record-hand", "Record hand 4")
+
+    # Another phone saves a hand: this one shows it without a tap.
+    page, taps = phone
+    page.goto(board)
+    other = Taps(page)
+    other.tap("#record-hand")
+    other.tap(page.locator("[data-went-out] label.tap").filter(has_text="Ben"))
+    for name, count in {"Ann": 1, "Cy": 2}.items():
+        other.tap(page.locator(f".player[data-name='{name}'] .taps.cards label.tap")
+                  .filter(has_text=str(count)).first)
+    other.tap("#save-hand")
+    page.wait_for_selector(".standings")
+    me.shows("#record-hand", "Record hand 5", seconds=5)
+
+    # Dark, by the theme key; then Spanish, by the switch at the foot.
+    me.tap("[data-theme-toggle]")
+    me.until(lambda: webkit.execute_script(
+        "return document.documentElement.dataset.theme") in ("dark", "light"), "themed")
+    me.tap("footer.language button", "Español")
+    me.shows("#record-hand", "mano 5")
+    assert webkit.execute_script("return document.documentElement.lang") == "es"
+    me.tap("footer.language button", "English")
+    me.shows("#record-hand", "Record hand 5")
+
+    # A chips game: a pass tapped goes into the pot.
+    me.open("/games/new")
+    for seat, name in enumerate(["Ann", "Ben", "Cy"]):
+        box = me.css(f"input[name=seat-{seat}]")[0]
+        box.clear()
+        box.send_keys(name)
+    me.tap("#new-game label.tap", "Chip pot")
+    me.tap("button[type=submit]", "Start game")
+    me.shows("#live .pot", "3")
+    me.tap("#live .live-player[data-name='Cy'] .tapkey")
+    me.shows("#live .pot", "4")
+    me.until(lambda: not me.css("#live .pending"), "saved")
+    webkit.refresh()
+    me.shows("#live .pot", "4")
+
+    me.watch()
+    assert me.errors == [], f"WebKit reported errors: {me.errors}"

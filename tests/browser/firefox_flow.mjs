@@ -1,0 +1,122 @@
+// The table's main flow in Firefox ESR (Debian's), driven by puppeteer-core over WebDriver
+// BiDi at 390x844: new game, three hands, a correction, undo, another phone's save shown
+// live, dark, Spanish, a chips tap, and no error in the console. Run by
+// tests/browser/test_firefox.py against a live server: node firefox_flow.mjs BASE_URL.
+import puppeteer from "puppeteer-core";
+
+const base = process.argv[2];
+const firefox = process.env.FIREFOX || "/usr/bin/firefox-esr";
+const errors = [];
+
+const watch = (page, who) => {
+  page.on("pageerror", (e) => errors.push(`${who}: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(`${who}: ${m.text()}`); });
+};
+
+// Wait until an element matching `selector` holds `text`.
+const shows = (page, selector, text, timeout = 10000) => page.waitForFunction(
+  (sel, want) => [...document.querySelectorAll(sel)].some((e) => e.textContent.includes(want)),
+  { timeout }, selector, text);
+
+// Tap the first element matching `selector` whose text begins with `text` (any, if none).
+const tap = async (page, selector, text) => {
+  await page.waitForFunction((sel, want) => [...document.querySelectorAll(sel)]
+    .some((e) => !want || e.textContent.trim().startsWith(want)), { timeout: 10000 }, selector, text);
+  const handles = await page.$$(selector);
+  for (const handle of handles) {
+    const said = (await handle.evaluate((e) => e.textContent.trim()));
+    if (!text || said.startsWith(text)) {
+      await handle.evaluate((e) => e.scrollIntoView({ block: "center" }));
+      await handle.click();
+      return;
+    }
+  }
+  throw new Error(`nothing to tap: ${selector} ${text}`);
+};
+
+const startGame = async (page, names, game) => {
+  await page.goto(base + "/games/new");
+  for (const [seat, name] of names.entries()) await page.type(`input[name=seat-${seat}]`, name);
+  await tap(page, "#new-game label.tap", game);
+  await Promise.all([page.waitForNavigation(), tap(page, "button[type=submit]", "Start game")]);
+};
+
+const hand = async (page, wentOut, cards, next) => {
+  await Promise.all([page.waitForNavigation(), tap(page, "#record-hand")]);
+  await tap(page, "[data-went-out] label.tap", wentOut);
+  for (const [name, count] of Object.entries(cards)) {
+    await tap(page, `.player[data-name='${name}'] .taps.cards label.tap`, String(count));
+  }
+  await new Promise((r) => setTimeout(r, 300));  // the preview answers
+  await Promise.all([page.waitForNavigation(), tap(page, "#save-hand")]);
+  await shows(page, "#record-hand", `Record hand ${next}`);
+};
+
+const totals = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll(
+  ".standings li")].map((li) => [li.dataset.name, Number(li.querySelector(".total").textContent)])));
+
+const same = (got, want, what) => {
+  if (JSON.stringify(got) !== JSON.stringify(want)) {
+    throw new Error(`${what}: ${JSON.stringify(got)}, not ${JSON.stringify(want)}`);
+  }
+};
+
+const browser = await puppeteer.launch({ browser: "firefox", executablePath: firefox,
+                                         headless: true });
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 390, height: 844 });
+  watch(page, "phone");
+
+  await startGame(page, ["Ann", "Ben", "Cy"], "Penalty points");
+  const board = page.url();
+  await hand(page, "Ann", { Ben: 3, Cy: 2 }, 2);
+  await hand(page, "Ben", { Ann: 4, Cy: 1 }, 3);
+  await hand(page, "Cy", { Ann: 2, Ben: 5 }, 4);
+  same(await totals(page), { Cy: 3, Ann: 6, Ben: 8 }, "totals after three hands");
+
+  // A correction: hand 1, Ben held 6, not 3.
+  await Promise.all([page.waitForNavigation(), tap(page, "a.edit")]);
+  await tap(page, ".player[data-name='Ben'] .taps.cards label.tap", "6");
+  await new Promise((r) => setTimeout(r, 300));
+  await Promise.all([page.waitForNavigation(), tap(page, "#save-hand")]);
+  same(await totals(page), { Cy: 3, Ann: 6, Ben: 11 }, "totals after the correction");
+
+  // Undo, right after a save.
+  await hand(page, "Ann", { Ben: 1, Cy: 1 }, 5);
+  await Promise.all([page.waitForNavigation(), tap(page, "[data-saved-toast] button", "Undo")]);
+  await shows(page, "#record-hand", "Record hand 4");
+
+  // Another phone saves a hand: this one shows it without a tap.
+  const other = await (await browser.createBrowserContext()).newPage();
+  await other.setViewport({ width: 390, height: 844 });
+  watch(other, "other phone");
+  await other.goto(board);
+  await hand(other, "Ben", { Ann: 1, Cy: 2 }, 5);
+  await page.bringToFront();  // each phone shows its own page; a tab behind another is hidden
+  await shows(page, "#record-hand", "Record hand 5", 5000);
+
+  // Dark, by the theme key; then Spanish, by the switch at the foot.
+  await tap(page, "[data-theme-toggle]");
+  await page.waitForFunction(() => ["dark", "light"].includes(document.documentElement.dataset.theme));
+  await Promise.all([page.waitForNavigation(), tap(page, "footer.language button", "Español")]);
+  await shows(page, "#record-hand", "mano 5");
+  if (await page.evaluate(() => document.documentElement.lang) !== "es") throw new Error("not Spanish");
+  await Promise.all([page.waitForNavigation(), tap(page, "footer.language button", "English")]);
+
+  // A chips game: a pass tapped goes into the pot, and stays there.
+  await startGame(page, ["Ann", "Ben", "Cy"], "Chip pot");
+  await shows(page, "#live .pot", "3");
+  await tap(page, "#live .live-player[data-name='Cy'] .tapkey");
+  await shows(page, "#live .pot", "4");
+  await page.waitForFunction(() => !document.querySelector("#live .pending"));
+  await page.reload();
+  await shows(page, "#live .pot", "4");
+} finally {
+  await browser.close();
+}
+if (errors.length) {
+  console.error("Firefox reported errors:\n" + errors.join("\n"));
+  process.exit(1);
+}
+console.log("the main flow passed in Firefox");

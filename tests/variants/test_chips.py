@@ -246,6 +246,12 @@ def test_the_record_page_previews_the_pot_so_far_with_its_taps(client):
                           data=hand_data(P, "Ben", {"Ann": 3}))
     said = preview.get_data(as_text=True)
     assert "pays 3 → 45" in said and "Ann pays 3" in said and "Cy</span>" in said
+    # A hand tapped but impossible (more kings than cards) is flagged, never asked for again.
+    preview = client.post(f"/games/{game_id}/hands/1/preview",
+                          data=hand_data(P, "Ben", {"Ann": (2, 3), "Cy": 1}))
+    said = preview.get_data(as_text=True)
+    assert re.search(r"Ann</span><span class=\"what\">check above", said), said
+    assert "cards left?" not in said
 
 
 def test_the_hand_takes_the_taps_and_the_scoreboard_tells_who_paid_what(client):

@@ -112,7 +112,9 @@ class ChipsHome(CardsHome):
             if winners is not None and name in winners:
                 continue
             if name not in known:
-                lines.append({"text": name, "what": gettext("cards left?")})
+                # Not tapped yet, or tapped but impossible (flagged at the player's keys).
+                lines.append({"text": name, "what": gettext("check above") if name in rnd.hands
+                              else gettext("cards left?")})
                 continue
             pay(stacks, flows, name, "cards", cards_owed(known[name], settings))
             paid, owed = flows[-1]["chips"], flows[-1]["owed"]

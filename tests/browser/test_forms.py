@@ -345,3 +345,24 @@ def test_every_seat_name_box_is_as_wide_whoever_deals_first(phone):
     page.locator("label.deals").nth(3).click()
     assert {round(page.locator(f"input[name=seat-{seat}]").bounding_box()["width"])
             for seat in range(6)} == widths
+
+
+def test_the_saved_notice_floats_when_it_comes_with_a_page_refreshed_in_place(phone):
+    """A hand sent from this phone's queue (saved with no connection) while its scoreboard
+    is open: the refresh brings "Hand 1 saved · Undo", floating at the foot as after a save."""
+    from tests.helpers import hand_data
+
+    page, taps = phone
+    start(page, taps, ["Ann", "Ben"])
+    fields = {**hand_data(["Ann", "Ben"], "Ann", {"Ben": 4}, 1, "queued-hand-1"),
+              "csrf_token": page.locator("input[name=csrf_token]").first.input_value()}
+    status = page.evaluate("""([url, fields]) => fetch(url, {method: "POST",
+        headers: {"Content-Type": "application/x-www-form-urlencoded", "X-Hand-Queue": "1"},
+        body: new URLSearchParams(fields).toString()}).then(r => r.status)""",
+        [page.url + "/hands/new", fields])
+    assert status == 204
+    toast = page.locator("[data-saved-toast]")
+    toast.wait_for()
+    assert "Hand 1 saved" in toast.inner_text()
+    assert toast.evaluate("t => t.parentElement === document.body && "
+                          "t.classList.contains('floating')")

@@ -57,13 +57,19 @@
     first.scrollIntoView({ block: "center" });
   }
 
-  /* "Hand 3 saved · Undo": kept clear of page refreshes, gone after 10 s. */
-  $$("[data-saved-toast]").forEach(function (toast) {
-    document.body.appendChild(toast);
-    toast.classList.add("floating");
-    window.setTimeout(function () {
-      toast.classList.add("leaving");
-      window.setTimeout(function () { toast.remove(); }, 400);
-    }, TOAST_MS);
-  });
+  /* "Hand 3 saved · Undo": kept clear of page refreshes, gone after 10 s; also when it
+     comes with a page refreshed in place (a hand saved with no connection, sent later). */
+  var float = function () {
+    $$("main [data-saved-toast]").forEach(function (toast) {
+      $$("body > [data-saved-toast]").forEach(function (old) { old.remove(); });
+      document.body.appendChild(toast);
+      toast.classList.add("floating");
+      window.setTimeout(function () {
+        toast.classList.add("leaving");
+        window.setTimeout(function () { toast.remove(); }, 400);
+      }, TOAST_MS);
+    });
+  };
+  float();
+  document.addEventListener("kc:refreshed", float);
 })();

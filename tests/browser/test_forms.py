@@ -64,7 +64,9 @@ def went_out(page, taps, name):
 
 
 def save(page, taps):
+    """Tap Save; once it goes through, the scoreboard comes back in place."""
     taps.tap("#save-hand")
+    page.wait_for_selector(".standings, #error-summary, #number-error")
 
 
 def test_a_refused_save_opens_at_its_first_error_with_every_error_summed_up(phone):

@@ -40,6 +40,7 @@ def test_three_players_play_by_tapping_to_the_winner_banner(phone):
     assert cy.locator(".preview").inner_text() == "+13 → 18"
     shot(page, "penalty-record-hand")
     taps.tap("#save-hand")
+    page.wait_for_selector(".standings")  # the scoreboard, opened in place
     assert totals(page) == {"Ben": 2, "Ann": 3, "Cy": 18}
 
     record(page, taps, "Ben", {"Ann": 6, "Cy": 7})

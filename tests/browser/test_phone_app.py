@@ -100,6 +100,23 @@ def test_on_plain_http_on_the_lan_the_first_tap_starts_the_fallback(browser, tmp
             assert page.locator("[data-awake]").is_visible()
             assert state(page) == "on"
             assert page.locator("[data-awake]").inner_text() == "Screen stays on"
+            # This phone records hand 2: one tap opens the form (it says so), the taps, and
+            # Save brings the scoreboard back in place, still awake, with no tap after it.
+            page.locator("#record-hand").click()
+            page.wait_for_selector("#hand-form")
+            page.locator("[data-went-out] label.tap").filter(has_text="Ben").click()
+            for name, count in {"Ann": 2, "Cy": 1}.items():
+                page.locator(f".player[data-name='{name}'] .taps.cards label.tap").filter(
+                    has_text=str(count)).first.click()
+            assert state(page) == "on"  # the first tap on the form started it again
+            page.locator("#save-hand").click()
+            page.locator("#record-hand").filter(has_text="Record hand 3").wait_for()
+            assert page.url == f"http://table.test:{port}/games/{game_id}"
+            assert state(page) == "on"
+            assert page.locator("[data-saved-toast]").is_visible()  # "Hand 2 saved · Undo"
+            # The back button opens the form's address afresh, not the board under it.
+            page.go_back()
+            page.wait_for_selector("#hand-form")
         finally:
             lan.close()
     finally:

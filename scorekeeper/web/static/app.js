@@ -206,6 +206,61 @@
           document.dispatchEvent(new CustomEvent("kc:refreshed"));
         });
     };
+    /* A hand saved from its form opens the scoreboard in place, without a new page load:
+       the screen kept awake (the wake lock, or the little video on plain HTTP) stays on,
+       with no tap needed after each save. Anything but "saved, here is the scoreboard" (a
+       refusal, no connection, another answer) is sent again the ordinary way: the form's
+       once-only token makes that safe. */
+    var handForm = $("#hand-form");
+    var swapped = false;
+    var sendHand = function (form) {
+      var body = new URLSearchParams(new FormData(form)).toString();
+      var again = function () { HTMLFormElement.prototype.submit.call(form); };
+      var control = window.AbortController ? new AbortController() : null;
+      if (control) window.setTimeout(function () { control.abort(); }, 15000);  // then again
+      fetch(form.action, { method: "POST", body: body, credentials: "same-origin",
+                           signal: control ? control.signal : undefined,
+                           headers: { "Content-Type": "application/x-www-form-urlencoded" } })
+        .then(function (r) {
+          var there = new URL(r.url, window.location.href);
+          var board = new URL(form.getAttribute("data-board") || "", window.location.href);
+          if (!r.ok || !r.redirected || there.pathname !== board.pathname) throw new Error("not saved here");
+          return r.text().then(function (html) { return [html, r.url]; });
+        })
+        .then(function (answer) {
+          var doc = new DOMParser().parseFromString(answer[0], "text/html");
+          var main = doc.querySelector("main");
+          if (!main) throw new Error("no page");
+          ["header.bar", "main", "footer.language"].forEach(function (sel) {
+            var old = $("body > " + sel);
+            if (old) old.remove();
+          });
+          var first = document.body.firstChild;
+          ["header.bar", "main", "footer.language"].forEach(function (sel) {
+            var part = doc.querySelector("body > " + sel);
+            if (part) document.body.insertBefore(document.importNode(part, true), first);
+          });
+          document.body.className = doc.body.className;
+          document.title = doc.title;
+          window.history.pushState({ kc: "board" }, "", answer[1]);
+          swapped = true;
+          window.scrollTo(0, 0);
+          watch = $("[data-live-version]") || watch;
+          version = watch.dataset.liveVersion || version;
+          document.dispatchEvent(new CustomEvent("kc:refreshed"));
+        })
+        .catch(again);
+    };
+    if (handForm && handForm.hasAttribute("data-board")) {
+      document.addEventListener("submit", function (event) {
+        if (event.target !== handForm || event.defaultPrevented || !handForm.dataset.sent) return;
+        if (navigator.onLine === false) return;  // offline.js keeps it on this phone
+        event.preventDefault();
+        sendHand(handForm);
+      });
+      // The back button from the scoreboard opened in place: the page it names, afresh.
+      window.addEventListener("popstate", function () { if (swapped) window.location.reload(); });
+    }
     var changed = function (seen) {
       if (watch.dataset.onChange === "notice") {
         version = seen;

@@ -65,9 +65,10 @@
 
   apply(chosen());
 
-  document.addEventListener("DOMContentLoaded", function () {
+  var bind = function () {
     var button = document.querySelector("[data-theme-toggle]");
-    if (!button) return;
+    if (!button || button.dataset.bound) return;
+    button.dataset.bound = "1";
     label(button, chosen());
     button.hidden = false;
     button.addEventListener("click", function () {
@@ -79,12 +80,16 @@
       apply(choice);
       label(button, choice);
     });
-    // The phone switching (at dusk, say) changes a page that follows it, and its label.
-    if (system && system.addEventListener) {
-      system.addEventListener("change", function () {
-        apply(chosen());
-        label(button, chosen());
-      });
-    }
-  });
+  };
+  // The phone switching (at dusk, say) changes a page that follows it, and its label.
+  if (system && system.addEventListener) {
+    system.addEventListener("change", function () {
+      apply(chosen());
+      var button = document.querySelector("[data-theme-toggle]");
+      if (button) label(button, chosen());
+    });
+  }
+  document.addEventListener("DOMContentLoaded", bind);
+  // A page opened in place (a hand saved: app.js) brings a new key.
+  document.addEventListener("kc:refreshed", bind);
 }());

@@ -89,6 +89,10 @@ def test_a_jax_hand_with_a_king_held_penalty(phone):
     assert stacks(page) == {"Ann": 39, "Ben": 39} and pot(page) == 2
     live = page.locator("#live").inner_text()
     assert "King held" in live and "Missed draw" in live and "80 chips in play" in live
+    # Every key's label on one line: the three keys of a row are as tall as each other.
+    heights = {round(key(page, "Ann", label).bounding_box()["height"])
+               for label in ("Pass", "King held", "Missed draw")}
+    assert len(heights) == 1, heights
 
     taps.tap(key(page, "Ann", "King held"))
     saved(page)

@@ -114,6 +114,12 @@ def test_on_plain_http_on_the_lan_the_first_tap_starts_the_fallback(browser, tmp
             assert page.url == f"http://table.test:{port}/games/{game_id}"
             assert state(page) == "on"
             assert page.locator("[data-saved-toast]").is_visible()  # "Hand 2 saved · Undo"
+            # Undo, in place too: hand 2 taken back, the screen still on.
+            page.locator("[data-saved-toast] button").click()
+            page.locator("#record-hand").filter(has_text="Record hand 2").wait_for()
+            assert "Hand 2 undone" in page.locator(".flash").inner_text()
+            assert page.locator("[data-saved-toast]").count() == 0
+            assert state(page) == "on"
             # The back button opens the form's address afresh, not the board under it.
             page.go_back()
             page.wait_for_selector("#hand-form")

@@ -211,9 +211,8 @@
        with no tap needed after each save. Anything but "saved, here is the scoreboard" (a
        refusal, no connection, another answer) is sent again the ordinary way: the form's
        once-only token makes that safe. */
-    var handForm = $("#hand-form");
     var swapped = false;
-    var sendHand = function (form) {
+    var sendHand = function (form) {  // a hand, or its undo
       var body = new URLSearchParams(new FormData(form)).toString();
       var again = function () { HTMLFormElement.prototype.submit.call(form); };
       var control = window.AbortController ? new AbortController() : null;
@@ -242,7 +241,9 @@
           });
           document.body.className = doc.body.className;
           document.title = doc.title;
-          window.history.pushState({ kc: "board" }, "", answer[1]);
+          $$("body > [data-saved-toast]").forEach(function (t) { t.remove(); });  // said
+          if (answer[1] === window.location.href) window.history.replaceState({ kc: "board" }, "", answer[1]);
+          else window.history.pushState({ kc: "board" }, "", answer[1]);
           swapped = true;
           window.scrollTo(0, 0);
           watch = $("[data-live-version]") || watch;
@@ -251,16 +252,17 @@
         })
         .catch(again);
     };
-    if (handForm && handForm.hasAttribute("data-board")) {
-      document.addEventListener("submit", function (event) {
-        if (event.target !== handForm || event.defaultPrevented || !handForm.dataset.sent) return;
-        if (navigator.onLine === false) return;  // offline.js keeps it on this phone
-        event.preventDefault();
-        sendHand(handForm);
-      });
-      // The back button from the scoreboard opened in place: the page it names, afresh.
-      window.addEventListener("popstate", function () { if (swapped) window.location.reload(); });
-    }
+    /* The hand form's Save, and Undo after a save: sent in place (data-board). */
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.hasAttribute || !form.hasAttribute("data-board")) return;
+      if (event.defaultPrevented || !form.dataset.sent) return;
+      if (navigator.onLine === false) return;  // offline.js keeps a hand on this phone
+      event.preventDefault();
+      sendHand(form);
+    });
+    // The back button from the scoreboard opened in place: the page it names, afresh.
+    window.addEventListener("popstate", function () { if (swapped) window.location.reload(); });
     var changed = function (seen) {
       if (watch.dataset.onChange === "notice") {
         version = seen;

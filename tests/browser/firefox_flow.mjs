@@ -48,7 +48,7 @@ const hand = async (page, wentOut, cards, next) => {
     await tap(page, `.player[data-name='${name}'] .taps.cards label.tap`, String(count));
   }
   await new Promise((r) => setTimeout(r, 300));  // the preview answers
-  await Promise.all([page.waitForNavigation(), tap(page, "#save-hand")]);
+  await tap(page, "#save-hand");  // the scoreboard comes back in place, no page load
   await shows(page, "#record-hand", `Record hand ${next}`);
 };
 
@@ -79,12 +79,14 @@ try {
   await Promise.all([page.waitForNavigation(), tap(page, "a.edit")]);
   await tap(page, ".player[data-name='Ben'] .taps.cards label.tap", "6");
   await new Promise((r) => setTimeout(r, 300));
-  await Promise.all([page.waitForNavigation(), tap(page, "#save-hand")]);
+  await tap(page, "#save-hand");
+  await shows(page, "#record-hand", "Record hand 4");
   same(await totals(page), { Cy: 3, Ann: 6, Ben: 11 }, "totals after the correction");
 
   // Undo, right after a save.
   await hand(page, "Ann", { Ben: 1, Cy: 1 }, 5);
-  await Promise.all([page.waitForNavigation(), tap(page, "[data-saved-toast] button", "Undo")]);
+  await tap(page, "[data-saved-toast] button", "Undo");
+  await shows(page, ".flash", "Hand 4 undone");
   await shows(page, "#record-hand", "Record hand 4");
 
   // Another phone saves a hand: this one shows it without a tap.

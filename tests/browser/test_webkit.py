@@ -43,12 +43,16 @@ def webkit():
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.webkitgtk.service import Service
 
-    display = f":{90 + os.getpid() % 100}"
-    screen = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x1024x24", "-nolisten",
-                               "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Xvfb picks a free display itself and writes its number once it is ready.
+    read, write = os.pipe()
+    screen = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24",
+                               "-nolisten", "tcp"], pass_fds=(write,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as told:
+        display = ":" + told.readline().strip()
     old = os.environ.get("DISPLAY")
     os.environ["DISPLAY"] = display
-    time.sleep(0.5)
     options = webdriver.WebKitGTKOptions()
     options.binary_location = str(MINIBROWSER)
     options.add_argument("--automation")

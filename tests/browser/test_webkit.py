@@ -120,6 +120,16 @@ class Phone:
                    f"showing {text!r} in {selector}", seconds)
         self.watch()
 
+    def start(self, game: str, names=("Ann", "Ben", "Cy")) -> None:
+        """Start a game of `game` from New game: the names typed, the game tapped, Start."""
+        self.open("/games/new")
+        for seat, name in enumerate(names):
+            box = self.css(f"input[name=seat-{seat}]")[0]
+            box.clear()
+            box.send_keys(name)
+        self.tap("#new-game label.tap", game)
+        self.tap("button[type=submit]", "Start game")
+
     def hand(self, went_out: str, cards: dict[str, int], next_number: int) -> None:
         """Record a hand from the scoreboard: who went out, each other's cards, Save."""
         self.tap("#record-hand")
@@ -139,13 +149,7 @@ class Phone:
 
 def test_the_main_flow_in_webkit(webkit, live_server, phone):
     me = Phone(webkit, live_server)
-    me.open("/games/new")
-    for seat, name in enumerate(["Ann", "Ben", "Cy"]):
-        box = me.css(f"input[name=seat-{seat}]")[0]
-        box.clear()
-        box.send_keys(name)
-    me.tap("#new-game label.tap", "Penalty points")
-    me.tap("button[type=submit]", "Start game")
+    me.start("Penalty points")
     me.shows("#record-hand", "Record hand 1")
     board = webkit.current_url
 
@@ -192,13 +196,7 @@ def test_the_main_flow_in_webkit(webkit, live_server, phone):
     me.shows("#record-hand", "Record hand 5")
 
     # A chips game: a pass tapped goes into the pot.
-    me.open("/games/new")
-    for seat, name in enumerate(["Ann", "Ben", "Cy"]):
-        box = me.css(f"input[name=seat-{seat}]")[0]
-        box.clear()
-        box.send_keys(name)
-    me.tap("#new-game label.tap", "Chip pot")
-    me.tap("button[type=submit]", "Start game")
+    me.start("Chip pot")
     me.shows("#live .pot", "3")
     me.tap("#live .live-player[data-name='Cy'] .tapkey")
     me.shows("#live .pot", "4")

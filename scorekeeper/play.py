@@ -18,10 +18,13 @@ from typing import IO
 from sqlalchemy.exc import IntegrityError
 
 from . import rules, variants
-from .db import Loaded, lock, locks, nights, players, read_game, results, touch, writer
+from .db import Loaded, lock, locks, nights, parts, players, read_game, results, touch, writer
 from .db.models import Game, Night, Player
 from .extensions import db
 from .reports import backup, exchange, gamelog
+from .rules.base import check_int
+from .rules.parts import NOBODY, Gathered, Part, gather_deal, gather_hand
+from .words import capital, reason
 
 
 class NoSuchGame(LookupError):
@@ -97,6 +100,8 @@ def record(game_id: int, number: int, form: Mapping[str, str], token: str | None
         repeat = writer.round_with_token(token)
         entry = _checked(game, number, form)
         writer.record_round(game, number, entry, token)
+        if repeat is None:
+            parts.drop(game_id, number)  # entered whole on one phone: the parts say nothing
         word = variants.get(game.variant).word()
     return Saved(game_id, number, word, repeat.number if repeat is not None else None)
 
@@ -108,6 +113,7 @@ def correct(game_id: int, number: int, form: Mapping[str, str], was: str | None)
         game = _game(game_id)
         entry = _checked(game, number, form)
         writer.edit_round(game, number, entry, was or None)
+        parts.drop(game_id, number)
         word = variants.get(game.variant).word()
     return Saved(game_id, number, word)
 
@@ -132,6 +138,8 @@ def delete_last(game_id: int, number: int) -> Deleted:
         word = variants.get(game.variant).word()
         last = len(game.core.rounds)
         deleted = writer.delete_last_round(game) if number == last else None
+        if deleted is not None:
+            parts.drop(game_id, deleted)
     return Deleted(word, number, deleted, last)
 
 
@@ -142,6 +150,7 @@ def undo(game_id: int, number: int, token: str | None) -> Saved:
         game = _game(game_id)
         home = variants.get(game.variant)
         writer.undo_round(game, number, token, home.round_word)
+        parts.drop(game_id, number)
     return Saved(game_id, number, home.word())
 
 
@@ -290,3 +299,137 @@ def rebuild_results() -> int:
     with changing():
         count = results.rebuild()
     return count
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat asked for by a phone: `taken` when it is this phone's now; else `holder`, the
+    other phone that has it (taking it from that phone asks first)."""
+
+    seat: int
+    taken: bool
+    holder: str | None = None
+
+
+def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> Seated:
+    """Give a seat of a game to this phone; a seat another phone holds only when `force`
+    (the phone was asked, and said yes)."""
+    with changing(game_id):
+        game = _game(game_id)
+        if not 0 <= seat < len(game.players):
+            raise rules.RuleError("there is no player at seat %(seat)s", "seat",
+                                  seat=repr(str(seat)))
+        holder = parts.holders(game_id).get(seat)
+        if holder is not None and holder.phone != phone and not force:
+            return Seated(seat, False, holder.label)
+        parts.take(game_id, seat, phone, label)
+        touch(game_id)  # every phone shows who holds which seat
+    return Seated(seat, True)
+
+
+def give_seat(game_id: int, phone: str) -> int | None:
+    """Give back the seat this phone holds in a game; return it (None: it held none)."""
+    with changing(game_id):
+        _game(game_id)
+        seat = parts.give_back(game_id, phone)
+        if seat is not None:
+            touch(game_id)
+    return seat
+
+
+class Recorded(rules.RuleError):
+    """A part sent for a hand recorded already: `said` is the hand as recorded."""
+
+    def __init__(self, number: int, word: str, said: str):
+        super().__init__(rules.Word("%(round)s %(number)s was recorded already: %(said)s"),
+                         "number", round=word, number=number, said=said)
+        self.number, self.said = number, said
+
+
+@dataclass(frozen=True)
+class PartSent:
+    """What sending a part did: the hand's parts gathered as they stand now, and, when this
+    part completed it, `saved`; `refused` says why the rules refuse the complete hand
+    (nothing recorded: a part must change)."""
+
+    gathered: Gathered
+    saved: Saved | None = None
+    refused: str | None = None
+
+
+def part_code(part: Part) -> str:
+    """Return a part in a few characters ("out", "c3k1", "d0,1,-1,0,1"), as kept in `was`."""
+    if part.deal is not None:
+        return "d" + ",".join(str(s) for s in part.deal)
+    return "out" if part.went_out else f"c{part.cards}k{part.kings}"
+
+
+def _check_part(game: Loaded, number: int, part: Part) -> None:
+    """Refuse a part that cannot be one of this hand's, naming its field."""
+    count = len(game.players)
+    if not 0 <= part.seat < count:
+        raise rules.RuleError("there is no player at seat %(seat)s", "seat",
+                              seat=repr(str(part.seat)))
+    home = variants.get(game.variant)
+    if game.players[part.seat] in home.sitting_out(game, number):
+        raise rules.RuleError("%(name)s sits this hand out", "seat",
+                              name=game.players[part.seat])
+    if home.part_kind == "deal":
+        if part.deal is None or len(part.deal) != 5 or any(
+                s != NOBODY and not 0 <= s < count for s in part.deal):
+            raise rules.RuleError("tap who crowned each corner and who slew the dragon",
+                                  "deal")
+    elif not part.went_out:
+        check_int(part.cards, "cards", 1, 52, what=rules.Word("a whole number of cards"))
+        check_int(part.kings, "kings", 0, min(4, part.cards or 0),
+                  what=rules.Word("a whole number of kings"))
+
+
+def send_part(game_id: int, number: int, part: Part, by_seat: int | None,
+              by_label: str) -> PartSent:
+    """Store one player's part of hand `number`; when it completes the hand and the parts
+    agree, record the hand through the rules, as a hand entered on one phone is, once."""
+    with changing(game_id):
+        game = _game(game_id)
+        home = variants.get(game.variant)
+        if number < game.next_number:
+            rnd = game.core.rounds[number - 1] if 1 <= number <= len(game.core.rounds) else None
+            said = home.describe(game.players, rnd) if rnd is not None else ""
+            raise Recorded(number, home.word(), said)
+        if game.result.over:
+            raise rules.RuleError("the game is over; reopen it to play on", "number")
+        if number != game.next_number:
+            raise rules.RuleError("there is no %(round)s %(number)s yet", "number",
+                                  round=home.word(), number=number)
+        _check_part(game, number, part)
+        before = parts.parts_of(game_id, number).get(part.seat)
+        changed = parts.put_part(game_id, number, part, by_seat, by_label,
+                                 part_code(before.part) if before else "")
+        if changed:
+            touch(game_id)
+        sent = parts.parts_of(game_id, number)
+        gathered = gather(game, number, {seat: s.part for seat, s in sent.items()})
+        if not gathered.complete:
+            return PartSent(gathered)
+        form = home.parts_form(game, number, gathered)
+        entry, errors = read_round(game, number, form)
+        if errors:
+            return PartSent(gathered, refused=next(iter(errors.by_input.values())))
+        try:
+            writer.record_round(game, number, entry, None)
+        except rules.RuleError as error:
+            if isinstance(error, writer.Conflict):
+                raise
+            return PartSent(gathered, refused=capital(reason(error)))
+        saved = Saved(game_id, number, home.word())
+    return PartSent(gathered, saved)
+
+
+def gather(game: Loaded, number: int, sent: dict[int, Part]) -> Gathered:
+    """Return what the parts sent make of hand `number` so far."""
+    home = variants.get(game.variant)
+    out = home.sitting_out(game, number)
+    playing = [seat for seat, name in enumerate(game.players) if name not in out]
+    if home.part_kind == "deal":
+        return gather_deal(playing, sent)
+    return gather_hand(playing, sent)

@@ -135,6 +135,50 @@ class Event(db.Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
+class SeatPhone(db.Model):
+    """The phone that took a seat of a game: it may send that player's part of each hand.
+
+    One phone per seat and one seat per phone in a game. The phone is known by the digest
+    of a random key in its session; `label` says what it is ("iPhone"), so taking the seat
+    from another phone can say which phone had it. Not part of a backup.
+    """
+
+    __tablename__ = "seat_phone"
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "phone"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    phone: Mapped[str] = mapped_column(String(64))  # sha256 of the phone's key
+    label: Mapped[str] = mapped_column(String(80))
+    taken_at: Mapped[datetime] = mapped_column(default=table_time)
+
+
+class HandPart(db.Model):
+    """One player's part of the hand in progress, as a phone sent it: went out, or the cards
+    and kings left (coronation: the deal as that player saw it, `deal`).
+
+    The hand is recorded from its parts once every part is in and they agree; the parts
+    stay beside it, to show which phone entered what, until the hand is changed another way.
+    `by_seat` is the seat of the phone that sent it (None: a phone without a seat),
+    `by_label` that phone's name for the table.
+    """
+
+    __tablename__ = "hand_part"
+    __table_args__ = (UniqueConstraint("game_id", "number", "seat"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    seat: Mapped[int]
+    went_out: Mapped[bool] = mapped_column(default=False)
+    cards: Mapped[int | None]
+    kings: Mapped[int] = mapped_column(default=0)
+    deal: Mapped[list[int | None] | None] = mapped_column(JSON)  # corners' seats, then dragon
+    by_seat: Mapped[int | None]
+    by_label: Mapped[str] = mapped_column(String(80))
+    was: Mapped[str | None] = mapped_column(String(80))  # said before another phone changed it
+    updated_at: Mapped[datetime] = mapped_column(default=table_time, onupdate=table_time)
+
+
 class GameResult(db.Model):
     """A cache of where a game stands, written with every change to it by the same rules.
 

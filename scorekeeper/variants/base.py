@@ -203,6 +203,15 @@ class Home:
         return {"dealer": dealer, "first_player": first,
                 "sits_out": self.sitting_out(game, number)}
 
+    # What each player's own phone sends of a round: "hand" (went out, or the cards and
+    # kings left) or "deal" (the whole deal as that player saw it, both must agree).
+    part_kind = "hand"
+
+    def parts_form(self, game, number: int, gathered) -> dict[str, str]:
+        """Return the round the players' parts agree on (rules.parts.Gathered, complete) as
+        the round form posts it, to be read and checked as any round entered whole."""
+        raise NotImplementedError
+
     def form_inputs(self, players: Sequence[str]) -> list[str]:
         """Return the round form's inputs in the order the page shows them (error links)."""
         return []

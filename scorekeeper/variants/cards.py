@@ -113,6 +113,19 @@ class CardsHome(Home):
                 name = f"cards_more-{seat}"  # the count was typed in the 11+ box
             errors.add(name, capital(reason(error)))
 
+    def parts_form(self, game, number: int, gathered) -> dict[str, str]:
+        """Return the hand the players' parts agree on as the record-hand form posts it."""
+        out = self.sitting_out(game, number)
+        form = {"went_out": STALEMATE if gathered.went_out is None
+                else str(gathered.went_out)}
+        for seat, name in enumerate(game.players):
+            if name in out:
+                form[f"sits_out-{seat}"] = "1"
+        for seat, (cards, kings) in gathered.hands.items():
+            form[f"cards_more-{seat}"] = str(cards)
+            form[f"kings-{seat}"] = str(kings)
+        return form
+
     def hand_form(self, game, number: int, editing: bool) -> dict[str, Any]:
         """Return the keys of the cards form besides the dealer."""
         return {**super().hand_form(game, number, editing),

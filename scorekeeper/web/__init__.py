@@ -30,12 +30,13 @@ from .views import (
     main,
     offline,
     players,
+    seats,
     settings,
     trust,
 )
 
 BLUEPRINTS = (backup, games, hands, history, join, languages, logs, main, offline, players,
-              settings, trust, chips)
+              seats, settings, trust, chips)
 
 
 def init(app: Flask) -> None:

@@ -158,6 +158,10 @@ def js_words() -> dict[str, str]:
         "open_hand": gettext("Open hand %(number)s", number="{n}"),
         "next_game": gettext("A new game has started."),
         "cancel": gettext("Cancel"),
+        # app.js: a player's own part of the hand, sent from their phone.
+        "part_waits": gettext("No connection: your part waits on this phone and is sent as "
+                              "soon as the connection is back."),
+        "part_failed": gettext("Your part was not sent: tap it again."),
         # offline.js: a hand kept on the phone while there is no connection.
         "off_copy": gettext("No connection: this page as it was at %(time)s.", time="{time}"),
         "off_refused": gettext("%(label)s was not saved: %(reason)s", label="{label}",

@@ -29,9 +29,11 @@ def asset_url(filename: str) -> str:
 # What an expired form did not do, and what to do instead (see expired()).
 _NOT_DONE = {"saved": N_("saved"), "restored": N_("restored"), "started": N_("started"),
              "deleted": N_("deleted"), "imported": N_("imported"), "moved": N_("moved"),
-             "merged": N_("merged"), "changed": N_("changed")}
+             "merged": N_("merged"), "changed": N_("changed"), "taken": N_("taken"),
+             "sent": N_("sent")}
 _AGAIN = {"try again": N_("try again"), "tap again": N_("tap again"),
-          "save again": N_("save again"), "tap Rematch again": N_("tap Rematch again")}
+          "save again": N_("save again"), "tap Rematch again": N_("tap Rematch again"),
+          "tap your name again": N_("tap your name again"), "tap it again": N_("tap it again")}
 
 
 def expired(nothing: str = "saved", again: str = "try again") -> str:

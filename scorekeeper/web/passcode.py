@@ -59,6 +59,15 @@ def asks(view):
     return view
 
 
+def lets(check):
+    """Mark a view that a phone without the passcode may still use when `check()` says so
+    (a player's own seat, taken by the table's QR code): checked before the passcode."""
+    def mark(view):
+        view.lets_through = check
+        return view
+    return mark
+
+
 def open_to_all(view):
     """Mark a POST view any phone may use (the unlock form itself)."""
     view.open_to_all = True
@@ -322,22 +331,31 @@ def guard(app: Flask) -> None:
             return None
         if unlocked():
             return None
+        check = getattr(view, "lets_through", None)
+        if check is not None and check():
+            return None
         if request.method not in WRITING:
             return redirect(url_for("settings.unlock", next=_here()))
-        if request.headers.get(LIVE):
-            # chips.js keeps the tap queued, and opens the unlock page with this address.
-            where = url_for("settings.unlock", next=_back())
-            return gettext("This phone needs the table passcode."), 403, {"X-Unlock": where}
-        if not own_token():
-            # Not this phone's form (another site's, or a page from before its session):
-            # nothing is carried, so nothing can be sent on with a token it never had.
-            return unlock_page(_back(), status=403, note=gettext(
-                "Nothing was sent: that form was not this phone's own, or its page had "
-                "expired. Give the passcode, then do it again."))
-        again = request.mimetype == "application/x-www-form-urlencoded"
-        return unlock_page(_here() if again else _back(), again, status=403)
+        return refuse_write()
 
     @app.context_processor
     def _lock():
         # Asked only by a page that shows the lock (every page, through base.html).
         return {"table_locked": lambda: not unlocked()}
+
+
+def refuse_write():
+    """Answer a change asked by a phone without the passcode: where to unlock (a background
+    tap), or the unlock form carrying what was posted, to be sent again once unlocked."""
+    if request.headers.get(LIVE):
+        # chips.js keeps the tap queued, and opens the unlock page with this address.
+        where = url_for("settings.unlock", next=_back())
+        return gettext("This phone needs the table passcode."), 403, {"X-Unlock": where}
+    if not own_token():
+        # Not this phone's form (another site's, or a page from before its session):
+        # nothing is carried, so nothing can be sent on with a token it never had.
+        return unlock_page(_back(), status=403, note=gettext(
+            "Nothing was sent: that form was not this phone's own, or its page had "
+            "expired. Give the passcode, then do it again."))
+    again = request.mimetype == "application/x-www-form-urlencoded"
+    return unlock_page(_here() if again else _back(), again, status=403)

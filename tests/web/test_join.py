@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import segno
 
@@ -20,8 +22,10 @@ def test_the_scoreboard_and_home_show_the_qr_of_the_address_a_phone_opens(client
     game_id = start_game(client, ["Ann", "Ben"])
     board = client.get(f"/games/{game_id}", base_url="http://192.168.1.23:8000")
     html = board.get_data(as_text=True)
-    assert f'src="/join.svg?to=/games/{game_id}"' in html
-    assert f"http://192.168.1.23:8000/games/{game_id}" in html  # the address in text
+    # The game's QR opens it with its join code: a phone that scans it may take a seat.
+    code = re.search(rf'src="/join.svg\?to=/games/{game_id}/join/([0-9a-f]{{12}})"', html)
+    assert code, "the QR code carries the game's join code"
+    assert f"http://192.168.1.23:8000/games/{game_id}/join/{code.group(1)}" in html  # in text
     assert "Join from another phone" in client.get("/").get_data(as_text=True)
 
 

@@ -97,6 +97,10 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
         "chips.tap": (f"/games/{chips}/chips/events",
                       {"number": "1", "player": "1", "kind": "pass", "token": "tap-1"}, {}),
         "chips.undo": (f"/games/{chips}/chips/undo", {"number": "1", "event": ""}, {}),
+        # A phone without a seat taken by the table's QR code: no seat, no part.
+        "seats.choose": (f"/games/{penalty}/seat", {"seat": "0"}, {}),
+        "seats.leave": (f"/games/{penalty}/seat/leave", {}, {}),
+        "seats.part": (f"/games/{penalty}/hands/2/part", {"seat": "0", "went_out": "1"}, {}),
         "history.night": (f"/history/nights/{night}", {"name": "Finals", "notes": "n"}, {}),
         "history.move": (f"/history/games/{penalty}/move", {"night": "new"}, {}),
         "logs.import_game": ("/import", {"text": json.dumps(log)}, {}),

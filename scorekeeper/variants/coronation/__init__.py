@@ -112,6 +112,14 @@ class CoronationHome(Home):
         return gettext("corners %(corners)s; dragon %(dragon)s", corners=corners,
                        dragon=dragon or nobody)
 
+    part_kind = "deal"  # each of the two players sends the whole deal; they must agree
+
+    def parts_form(self, game, number: int, gathered) -> dict[str, str]:
+        """Return the deal both players agree on as the deal form posts it."""
+        names = [NOBODY if seat < 0 else str(seat) for seat in gathered.deal]
+        return {**{f"corner-{index}": names[index] for index in range(CORNERS)},
+                "dragon": names[CORNERS]}
+
     def form_inputs(self, players: Sequence[str]) -> list[str]:
         """Return the four corners, then the dragon."""
         return [f"corner-{index}" for index in range(CORNERS)] + ["dragon"]

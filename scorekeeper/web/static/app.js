@@ -191,7 +191,8 @@
       var main = $("main");
       var focused = document.activeElement;
       return !!$("details[open]", main) || !!$("[data-live-panel] .pending", main) ||
-        (focused && main.contains(focused) && /^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName));
+        (focused && main.contains(focused) && /^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName) &&
+         !/^(radio|checkbox)$/.test(focused.type));  // a key tapped is not being typed in
     };
     var refreshPage = function (seen) {
       return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
@@ -261,6 +262,89 @@
       event.preventDefault();
       sendHand(form);
     });
+    /* A player's own part of the hand (a seated phone's keys): each tap is sent at once and
+       the scoreboard refreshed in place. With no connection the part waits on this phone
+       (the latest tap of each seat) and is sent once the connection is back; sending it
+       twice changes nothing. */
+    var PARTS = "kc-parts";
+    var waitingParts = function () {
+      try { return JSON.parse(window.localStorage.getItem(PARTS)) || {}; } catch (e) { return {}; }
+    };
+    var keepParts = function (all) {
+      try { window.localStorage.setItem(PARTS, JSON.stringify(all)); } catch (e) { /* full */ }
+    };
+    var partSaid = function (form, text, bad) {
+      var line = $("[data-part-said]", form);
+      if (!line) {
+        line = document.createElement("p");
+        line.setAttribute("data-part-said", "");
+        line.setAttribute("role", "alert");
+        form.insertBefore(line, form.firstChild);
+      }
+      line.className = bad ? "error" : "flash";
+      line.textContent = text;
+    };
+    var sendPart = function (action, body, form) {
+      return fetch(action, { method: "POST", body: body, credentials: "same-origin",
+                             headers: { "Content-Type": "application/x-www-form-urlencoded",
+                                        "X-Part": "1", "X-Live-Panel": "1" } })
+        .then(function (r) {
+          var all = waitingParts();
+          delete all[action + "#" + new URLSearchParams(body).get("seat")];
+          keepParts(all);
+          var json = /json/.test(r.headers.get("Content-Type") || "");
+          // Refused before the view (the passcode): a line of text, and where to unlock.
+          var read = json ? r.json() : r.text().then(function (t) { return { message: t }; });
+          return read.then(function (answer) {
+            if (!r.ok && form) {
+              partSaid(form, answer.message || say("part_failed"), true);
+              delete form.dataset.sent;
+              return;
+            }
+            if (document.activeElement) document.activeElement.blur();
+            return refreshPage(version);
+          });
+        });
+    };
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.hasAttribute || !form.hasAttribute("data-part")) return;
+      event.preventDefault();
+      var data = new URLSearchParams(new FormData(form));
+      var key = event.submitter;
+      if (key && key.name) data.set(key.name, key.value);
+      if (key && key.name === "cards") data.delete("cards_more");
+      var body = data.toString();
+      var all = waitingParts();
+      all[form.action + "#" + data.get("seat")] = body;
+      keepParts(all);
+      sendPart(form.action, body, form).catch(function () {
+        partSaid(form, say("part_waits"), false);
+        delete form.dataset.sent;
+      });
+    });
+    var sendWaitingParts = function () {
+      var all = waitingParts();
+      Object.keys(all).forEach(function (key) {
+        sendPart(key.split("#")[0], all[key], $("form[data-part]")).catch(function () {});
+      });
+    };
+    window.addEventListener("online", sendWaitingParts);
+    sendWaitingParts();
+    /* "You deal hand 5": once, with a short buzz where the phone can. */
+    var dealCue = function () {
+      var cue = $("[data-my-deal]");
+      if (!cue) return;
+      var said = "kc-deal-" + cue.getAttribute("data-my-deal");
+      try {
+        if (window.sessionStorage.getItem(said)) return;
+        window.sessionStorage.setItem(said, "1");
+      } catch (e) { /* private mode: buzz anyway */ }
+      if (navigator.vibrate) navigator.vibrate(200);
+      cue.classList.add("new");
+    };
+    document.addEventListener("kc:refreshed", dealCue);
+    dealCue();
     // The back button from the scoreboard opened in place: the page it names, afresh.
     window.addEventListener("popstate", function () { if (swapped) window.location.reload(); });
     var changed = function (seen) {

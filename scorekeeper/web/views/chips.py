@@ -9,6 +9,7 @@ from ... import play, rules
 from ...extensions import csrf
 from ...variants.chips import HOME
 from ...variants.chips.live import kind_word, label
+from .. import passcode, table
 from ..forms import ConfirmForm, TapForm, UndoForm
 from ..pages import expired, game_or_404, game_view, refusal
 
@@ -29,6 +30,7 @@ def _answer(game_id: int, error: str | None = None):
     if view["live"] is None:
         flash(error)  # no live pot to show it in: the game is over
     return render_template("scoreboard.html", form=ConfirmForm(), live_error=error,
+                           table=table.seats_view(game), join_to=table.join_path(game),
                            **view), status
 
 
@@ -43,6 +45,7 @@ def _expired(game_id: int):
 
 @bp.route("/events", methods=["POST"])
 @csrf.exempt  # checked below, so a stale page is answered with the live pot, not an error page
+@passcode.lets(lambda: table.own_seat("player"))  # a seated phone taps its own keys
 def tap(game_id: int):
     """Record one pass, king held or missed draw in the hand in progress."""
     form = TapForm()
@@ -97,4 +100,4 @@ def panel(game_id: int):
 def _panel(game, error: str | None = None) -> str:
     """Render the live pot alone."""
     return render_template("variants/chips/live.html", game=game, live=HOME.live(game),
-                           live_error=error)
+                           live_error=error, live_mine=table.my_seat(game.id))

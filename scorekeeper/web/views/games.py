@@ -21,6 +21,7 @@ from ...db.players import roster
 from ...extensions import csrf
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
+from .. import table
 from ..forms import ConfirmForm, NewGameForm
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
@@ -98,6 +99,7 @@ def scoreboard(game_id: int):
         rematch = rematch_dealer(game.players, game.core.first_dealer,
                                  result.rounds[-1].dealer if result.rounds else None)
     return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
+                           table=table.seats_view(game), join_to=table.join_path(game),
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

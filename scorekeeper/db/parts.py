@@ -1,0 +1,99 @@
+"""Seats taken by phones, and the parts of the hand in progress each phone sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+
+from ..extensions import db
+from ..rules.parts import Part
+from .models import HandPart, SeatPhone, table_time
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A part as stored: the part, which phone sent it (`by_seat`, `by_label`), and what it
+    said before another phone changed it (`was`)."""
+
+    part: Part
+    by_seat: int | None
+    by_label: str
+    was: str | None
+
+
+def _part(row: HandPart) -> Part:
+    return Part(row.seat, row.went_out, row.cards, row.kings,
+                tuple(row.deal) if row.deal is not None else None)
+
+
+def parts_of(game_id: int, number: int) -> dict[int, Sent]:
+    """Return the parts sent for hand `number`, by seat."""
+    rows = db.session.scalars(select(HandPart).where(HandPart.game_id == game_id,
+                                                     HandPart.number == number))
+    return {row.seat: Sent(_part(row), row.by_seat, row.by_label, row.was) for row in rows}
+
+
+def put_part(game_id: int, number: int, part: Part, by_seat: int | None, by_label: str,
+             said: str) -> bool:
+    """Store a seat's part of hand `number`, replacing what it said before; `said` is the
+    part in words, kept as `was` when another phone changes it. Return whether anything
+    changed (the same part sent twice changes nothing)."""
+    row = db.session.scalars(select(HandPart).where(
+        HandPart.game_id == game_id, HandPart.number == number,
+        HandPart.seat == part.seat)).first()
+    deal = list(part.deal) if part.deal is not None else None
+    if row is None:
+        db.session.add(HandPart(game_id=game_id, number=number, seat=part.seat,
+                                went_out=part.went_out, cards=part.cards, kings=part.kings,
+                                deal=deal, by_seat=by_seat, by_label=by_label))
+        return True
+    if _part(row) == part:
+        return False
+    row.was = said if row.by_seat != by_seat else row.was
+    row.went_out, row.cards, row.kings, row.deal = part.went_out, part.cards, part.kings, deal
+    row.by_seat, row.by_label = by_seat, by_label
+    return True
+
+
+def drop(game_id: int, number: int | None = None) -> None:
+    """Forget the parts of hand `number` (of every hand when None): the hand was entered,
+    changed or deleted another way, so they no longer say how it was entered."""
+    query = delete(HandPart).where(HandPart.game_id == game_id)
+    if number is not None:
+        query = query.where(HandPart.number == number)
+    db.session.execute(query)
+
+
+def holders(game_id: int) -> dict[int, SeatPhone]:
+    """Return the phones holding seats of a game, by seat."""
+    return {row.seat: row for row in db.session.scalars(
+        select(SeatPhone).where(SeatPhone.game_id == game_id))}
+
+
+def seat_of(game_id: int, phone: str | None) -> int | None:
+    """Return the seat this phone holds in a game, or None."""
+    if not phone:
+        return None
+    return db.session.scalar(select(SeatPhone.seat).where(SeatPhone.game_id == game_id,
+                                                          SeatPhone.phone == phone))
+
+
+def take(game_id: int, seat: int, phone: str, label: str) -> None:
+    """Give a seat to this phone, from any phone that had it, and free the seat this phone
+    held before in the game."""
+    db.session.execute(delete(SeatPhone).where(
+        SeatPhone.game_id == game_id,
+        (SeatPhone.seat == seat) | (SeatPhone.phone == phone)))
+    db.session.flush()
+    db.session.add(SeatPhone(game_id=game_id, seat=seat, phone=phone, label=label,
+                             taken_at=table_time()))
+
+
+def give_back(game_id: int, phone: str) -> int | None:
+    """Free the seat this phone holds in a game; return it (None when it held none)."""
+    seat = seat_of(game_id, phone)
+    if seat is not None:
+        db.session.execute(delete(SeatPhone).where(SeatPhone.game_id == game_id,
+                                                   SeatPhone.phone == phone))
+    return seat

@@ -1,0 +1,231 @@
+"""Every player on their own phone: which phone is which, the game's join code, and what a
+game's pages show of the seats and of the hand the players are filling in.
+
+A phone is known by a random key in its session (only its digest is stored). It remembers
+the player it was for the rest of the night, so the next game offers the same name. The
+table's QR code carries a join code for the game: a phone that came by it may take a seat
+and send that seat's part of each hand without the table passcode, and nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Any
+
+from flask import current_app, request, session, url_for
+from flask_babel import gettext, ngettext
+
+from .. import play, variants
+from ..db import Loaded, parts
+from ..rules.parts import NOBODY, Part
+from . import passcode
+
+KEY, JOINED, ME = "kc_seat_key", "kc_joined", "kc_me"
+NIGHT = 12 * 3600  # a phone remembers who it is for this long: the rest of the night
+
+
+def join_code(game_id: int) -> str:
+    """Return the game's join code: what the table's QR carries, unguessable without the
+    install's secret key, the same for as long as the game lasts."""
+    secret = current_app.config["SECRET_KEY"]
+    secret = secret if isinstance(secret, bytes) else str(secret).encode()
+    digest = hmac.new(secret, f"join-game:{game_id}".encode(), hashlib.sha256).hexdigest()
+    return digest[:12]
+
+
+def join_path(game: Loaded) -> str | None:
+    """Return the path the table's QR code opens for a game not over: the game, with its
+    join code. Only a phone that may change things shows it (a reader would pass it on)."""
+    if game.result.over or not passcode.unlocked():
+        return None
+    return url_for("seats.join", game_id=game.id, code=join_code(game.id))
+
+
+def joined(game_id: int) -> bool:
+    """Tell whether this phone came by the game's QR code (its join code) this session."""
+    return game_id in session.get(JOINED, [])
+
+
+def join(game_id: int, code: str) -> bool:
+    """Remember that this phone came by the game's join code; False when the code is wrong."""
+    if not hmac.compare_digest(code, join_code(game_id)):
+        return False
+    session[JOINED] = [*session.get(JOINED, [])[-19:], game_id]
+    session.permanent = True
+    return True
+
+
+def may_sit(game_id: int) -> bool:
+    """Tell whether this phone may take a seat: it may change things, or came by the QR."""
+    return passcode.unlocked() or joined(game_id)
+
+
+def _game_id() -> int | None:
+    return (request.view_args or {}).get("game_id")
+
+
+def came_by_qr() -> bool:
+    """Tell whether this request's game is one this phone joined by its QR code: it may
+    take a seat, or give its own back, without the passcode."""
+    game_id = _game_id()
+    return game_id is not None and joined(game_id)
+
+
+def seated() -> bool:
+    """Tell whether this phone holds a seat in this request's game (it may give it back)."""
+    game_id = _game_id()
+    return game_id is not None and parts.seat_of(game_id, phone()) is not None
+
+
+def own_seat(field: str) -> bool:
+    """Tell whether this request is about the seat this phone holds (the form's `field`):
+    a player sends their own part, or taps their own chips keys, without the passcode."""
+    game_id = _game_id()
+    mine = parts.seat_of(game_id, phone()) if game_id is not None else None
+    return mine is not None and request.form.get(field, type=int) == mine
+
+
+def phone(create: bool = False) -> str | None:
+    """Return the digest of this phone's key (made now if `create`), or None without one."""
+    key = session.get(KEY)
+    if key is None and create:
+        key = session[KEY] = secrets.token_urlsafe(24)
+        session.permanent = True
+    return hashlib.sha256(key.encode()).hexdigest() if key else None
+
+
+def my_seat(game_id: int) -> int | None:
+    """Return the seat this phone holds in a game, or None."""
+    return parts.seat_of(game_id, phone())
+
+
+def label() -> str:
+    """Return what this phone is, in a few words ("iPhone · Safari")."""
+    return passcode.describe(request.headers.get("User-Agent", "")) or gettext("a phone")
+
+
+def remember_me(player_id: int) -> None:
+    """Remember the player this phone is, for the rest of the night."""
+    session[ME] = [player_id, int(time.time()) + NIGHT]
+
+
+def remembered() -> int | None:
+    """Return the player this phone was earlier tonight, if any."""
+    me = session.get(ME)
+    if isinstance(me, list) and len(me) == 2 and me[1] > time.time():
+        return me[0]
+    return None
+
+
+def part_words(game: Loaded, part: Part) -> str:
+    """Return a part in words: "went out", "3 cards (1 king)", "corners Ann, Ben…"."""
+    if part.deal is not None:
+        names = [gettext("nobody") if seat == NOBODY else game.players[seat]
+                 for seat in part.deal]
+        return gettext("corners %(corners)s; dragon %(dragon)s",
+                       corners=", ".join(names[:4]), dragon=names[4])
+    if part.went_out:
+        return gettext("went out")
+    said = ngettext("%(num)d card", "%(num)d cards", part.cards or 0)
+    if part.kings:
+        said += " (" + ngettext("%(num)d king", "%(num)d kings", part.kings) + ")"
+    return said
+
+
+def _code_words(game: Loaded, code: str | None) -> str:
+    """Return a part kept as a code (play.part_code) in words."""
+    if not code:
+        return ""
+    if code == "out":
+        return part_words(game, Part(0, went_out=True))
+    if code.startswith("d"):
+        return part_words(game, Part(0, deal=tuple(int(s) for s in code[1:].split(","))))
+    cards, _, kings = code[1:].partition("k")
+    return part_words(game, Part(0, cards=int(cards), kings=int(kings)))
+
+
+def seats_view(game: Loaded) -> dict[str, Any]:
+    """Return what a game's pages show of its seats and of the hand in progress: each
+    player's part as sent (and on which phone), who is still to send, any disagreement,
+    and, on a seated phone, that player's own place, keys and deal."""
+    home = variants.get(game.variant)
+    result = game.result
+    number = game.next_number
+    holders = parts.holders(game.id)
+    mine = parts.seat_of(game.id, phone())
+    sent = parts.parts_of(game.id, number) if not result.over else {}
+    gathered = play.gather(game, number, {seat: s.part for seat, s in sent.items()})
+    out = home.sitting_out(game, number) if not result.over else ()
+    rows = []
+    for seat, name in enumerate(game.players):
+        if name in out:
+            continue
+        got = sent.get(seat)
+        row = {"seat": seat, "name": name, "done": got is not None,
+               "said": part_words(game, got.part) if got else "",
+               "phone": seat in holders, "mine": seat == mine, "by": "", "was": ""}
+        if got is not None and got.by_seat != seat:
+            row["by"] = (gettext("entered on %(name)s's phone", name=game.players[got.by_seat])
+                         if got.by_seat is not None
+                         else gettext("entered on another phone"))
+        if got is not None and got.was:
+            row["was"] = gettext("changed from %(said)s", said=_code_words(game, got.was))
+        rows.append(row)
+    clash = refused = None
+    if gathered.clash == "two_out":
+        clash = gettext("%(names)s both say they went out. Only one can have: the other taps "
+                        "their cards.", names=gettext(" and ").join(game.players[s]
+                                                                   for s in gathered.seats))
+    elif gathered.clash == "deal":
+        clash = gettext("The two phones disagree on this deal. Look at the table together, "
+                        "and one of you taps it again.")
+    elif sent and gathered.complete:
+        # Every part is in and they agree, yet the hand is not recorded: the rules refused.
+        form = home.parts_form(game, number, gathered)
+        _, errors = play.read_round(game, number, form)
+        if errors:
+            refused = gettext("The parts do not add up: %(why)s Change a part to go on.",
+                              why=next(iter(errors.by_input.values())))
+    me = None
+    if mine is not None and not result.over:
+        me = _my_view(game, mine, sent.get(mine), sent)
+    remembered_id = remembered()
+    offer = None
+    if mine is None and remembered_id in game.player_ids:
+        seat = game.player_ids.index(remembered_id)
+        if seat not in holders:
+            offer = {"seat": seat, "name": game.players[seat]}
+    return {"number": number, "rows": rows, "any": bool(sent), "clash": clash,
+            "refused": refused, "waiting": [game.players[s] for s in gathered.waiting],
+            "mine": mine, "me": me, "offer": offer, "holders": holders,
+            "may_sit": may_sit(game.id), "word": home.word(),
+            "part_url": url_for("seats.part", game_id=game.id, number=number),
+            "seat_url": url_for("seats.choose", game_id=game.id)}
+
+
+def _my_view(game: Loaded, mine: int, got, sent) -> dict[str, Any]:
+    """Return a seated phone's own view: place, total, the way to the target, the deal."""
+    home = variants.get(game.variant)
+    result = game.result
+    name = game.players[mine]
+    number = game.next_number
+    place = next((row for row in home.standings(game) if row["name"] == name), {})
+    view = {"seat": mine, "name": name, "place": place.get("place"),
+            "total": place.get("total"), "note": place.get("note", ""),
+            "unit": home.unit(game.settings, place.get("total") or 0),
+            "deals": result.next_dealer == name, "number": number,
+            "mine": part_words(game, got.part) if got else "",
+            "kings": got.part.kings if got and not got.part.went_out else 0,
+            "whole_deal": home.part_kind == "deal", "count": len(game.players)}
+    if home.part_kind == "deal":
+        other = 1 - mine
+        theirs = sent.get(other)
+        view["other"] = game.players[other]
+        view["theirs"] = (list(theirs.part.deal) if theirs is not None and theirs.part.deal
+                          else None)
+        view["theirs_said"] = part_words(game, theirs.part) if view["theirs"] else ""
+        view["deal"] = list(got.part.deal) if got and got.part.deal else None
+    return view

@@ -1,7 +1,9 @@
 """Every player on their own phone: which phone is which, the game's join code, and what a
 game's pages show of the seats and of the hand the players are filling in.
 
-A phone is known by a random key in its session (only its digest is stored). It remembers
+A phone is known by a random key in a cookie of its own (only its digest is stored), set by
+the answer that takes a seat and by no other: a poll answered at the same moment cannot
+overwrite it, as it could a session cookie refreshed on every answer. It remembers
 the player it was for the rest of the night, so the next game offers the same name. The
 table's QR code carries a join code for the game: a phone that came by it may take a seat
 and send that seat's part of each hand without the table passcode, and nothing else.
@@ -15,7 +17,7 @@ import secrets
 import time
 from typing import Any
 
-from flask import current_app, request, session, url_for
+from flask import current_app, g, request, session, url_for
 from flask_babel import gettext, ngettext
 
 from .. import play, variants
@@ -23,7 +25,9 @@ from ..db import Loaded, parts
 from ..rules.parts import NOBODY, Part
 from . import passcode
 
-KEY, JOINED, ME = "kc_seat_key", "kc_joined", "kc_me"
+COOKIE = "kc_seat"  # this phone's key: the seats it holds are stored by its digest
+KEY_AGE = 400 * 24 * 3600  # as long as a browser keeps a cookie
+JOINED, ME = "kc_joined", "kc_me"  # in the session: changed only when a seat is joined/taken
 NIGHT = 12 * 3600  # a phone remembers who it is for this long: the rest of the night
 
 
@@ -54,7 +58,6 @@ def join(game_id: int, code: str) -> bool:
     if not hmac.compare_digest(code, join_code(game_id)):
         return False
     session[JOINED] = [*session.get(JOINED, [])[-19:], game_id]
-    session.permanent = True
     return True
 
 
@@ -89,12 +92,24 @@ def own_seat(field: str) -> bool:
 
 
 def phone(create: bool = False) -> str | None:
-    """Return the digest of this phone's key (made now if `create`), or None without one."""
-    key = session.get(KEY)
-    if key is None and create:
-        key = session[KEY] = secrets.token_urlsafe(24)
-        session.permanent = True
-    return hashlib.sha256(key.encode()).hexdigest() if key else None
+    """Return the digest of this phone's key (made now if `create`: `keep_key` then gives
+    it to the phone), or None without one."""
+    key = g.get("kc_new_seat_key") or request.cookies.get(COOKIE, "")
+    if not 20 <= len(key) <= 100:
+        if not create:
+            return None
+        key = g.kc_new_seat_key = secrets.token_urlsafe(24)
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def keep_key(response):
+    """Give this phone the key `phone(create=True)` made for it, in a cookie of its own
+    (set by this response alone: a poll answered meanwhile cannot overwrite it)."""
+    key = g.get("kc_new_seat_key")
+    if key:
+        response.set_cookie(COOKIE, key, max_age=KEY_AGE, httponly=True, samesite="Lax",
+                            secure=request.is_secure)
+    return response
 
 
 def my_seat(game_id: int) -> int | None:
@@ -217,6 +232,7 @@ def _my_view(game: Loaded, mine: int, got, sent) -> dict[str, Any]:
             "total": place.get("total"), "note": place.get("note", ""),
             "unit": home.unit(game.settings, place.get("total") or 0),
             "deals": result.next_dealer == name, "number": number,
+            "played": bool(result.rounds),
             "mine": part_words(game, got.part) if got else "",
             "kings": got.part.kings if got and not got.part.went_out else 0,
             "whole_deal": home.part_kind == "deal", "count": len(game.players)}

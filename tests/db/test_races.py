@@ -11,7 +11,6 @@ import re
 import threading
 import urllib.parse
 
-import pytest
 from sqlalchemy import select
 
 from scorekeeper import rules
@@ -19,25 +18,10 @@ from scorekeeper.db import read_game, results
 from scorekeeper.db.models import Event, Game, Player, Round
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
-from tests.helpers import alerts, hand_data, make_app, serve, start_game
+from tests.helpers import alerts, hand_data, start_game
 
 P = ["Ann", "Ben", "Cy"]
 TRIALS = 20
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def server(request, tmp_path):
-    """Serve an app on SQLite or PostgreSQL with waitress on a loopback port."""
-    if request.param == "postgres":
-        app = request.getfixturevalue("pg_app")
-    else:
-        app = make_app(tmp_path / "races.sqlite")
-    serving, base = serve(app, threads=8)
-    yield app, int(base.rsplit(":", 1)[1])
-    serving.close()
-    if request.param == "sqlite":
-        with app.app_context():
-            db.engine.dispose()
 
 
 def send(port: int, path: str, data: dict | None = None, cookie: str = ""):

@@ -272,3 +272,36 @@ def test_a_second_app_shares_nothing(tmp_path):
     client = app.test_client()
     game_id = start_game(client, NAMES[:2])
     assert "data-mine" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_chips_a_seated_phone_shows_and_taps_its_own_keys_only(guarded_app):
+    scorer = guarded_app.test_client()
+    page = scorer.get("/games/new").get_data(as_text=True)
+    data = {"variant": "chips", "dealer": "0", "csrf_token": csrf_token(page),
+            "rules-chips-preset": "jax", **{f"seat-{i}": n for i, n in enumerate(NAMES[:3])}}
+    game_id = int(scorer.post("/games/new", data=data).headers["Location"].rsplit("/", 1)[1])
+    board = scorer.get(f"/games/{game_id}").get_data(as_text=True)
+    assert board.count('name="kind" value="pass"') == 3  # no seat: everyone's keys
+    settings = scorer.get("/settings").get_data(as_text=True)
+    scorer.post("/settings/passcode", data={"csrf_token": csrf_token(settings),
+                                            "passcode": "open sesame"})
+    code = re.search(rf"/games/{game_id}/join/([0-9a-f]+)",
+                     unescape(scorer.get(f"/games/{game_id}").get_data(as_text=True))).group(1)
+    ben = guarded_app.test_client()
+    ben.get(f"/games/{game_id}/join/{code}")
+    token = csrf_token(ben.get(f"/games/{game_id}/seat").get_data(as_text=True))
+    ben.post(f"/games/{game_id}/seat", data={"seat": "1", "csrf_token": token})
+    mine = ben.get(f"/games/{game_id}").get_data(as_text=True)
+    assert mine.count('name="kind" value="pass"') == 1  # his own keys, and only those
+    assert 'class="live-player mine"' in mine
+    tap = {"number": "1", "kind": "pass", "csrf_token": token}
+    own = ben.post(f"/games/{game_id}/chips/events", data={**tap, "player": "1",
+                                                           "token": "own-1"})
+    assert own.status_code == 302
+    other = ben.post(f"/games/{game_id}/chips/events", data={**tap, "player": "2",
+                                                             "token": "other-1"},
+                     headers={"X-Live-Panel": "1"})
+    assert other.status_code == 403 and other.headers["X-Unlock"].startswith("/unlock")
+    with guarded_app.app_context():
+        taps = read_game(game_id).waiting_events()
+    assert [(t.player, t.kind) for t in taps] == [("Ben", "pass")]

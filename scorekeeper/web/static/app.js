@@ -182,7 +182,7 @@
   /* In step with the other phones: ask "anything new since version V?" (an empty 204 when
      nothing is) and, when the game moved on, refresh the page's content in place, or on a
      round form say what changed, without touching what is being typed. */
-  var POLL_MS = 700;
+  var POLL_MS = 500;
   var watch = $("[data-live-version]");
   if (watch && window.fetch) {
     var version = watch.dataset.liveVersion;
@@ -271,7 +271,10 @@
       try { return JSON.parse(window.localStorage.getItem(PARTS)) || {}; } catch (e) { return {}; }
     };
     var keepParts = function (all) {
-      try { window.localStorage.setItem(PARTS, JSON.stringify(all)); } catch (e) { /* full */ }
+      try {
+        if (Object.keys(all).length) window.localStorage.setItem(PARTS, JSON.stringify(all));
+        else window.localStorage.removeItem(PARTS);
+      } catch (e) { /* private mode, or full: sent now or not at all */ }
     };
     var partSaid = function (form, text, bad) {
       var line = $("[data-part-said]", form);

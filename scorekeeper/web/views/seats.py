@@ -64,7 +64,7 @@ def choose(game_id: int):
         if seated.taken:
             table.remember_me(game.player_ids[seat])
             flash(gettext("This phone is %(name)s's now.", name=game.players[seat]))
-            return _board(game_id)
+            return table.keep_key(_board(game_id))
         ask = {"seat": seat, "name": game.players[seat], "holder": seated.holder}
     return render_template("seats/choose.html", game=game, form=form, ask=ask,
                            holders=holders, mine=parts.seat_of(game_id, table.phone()),

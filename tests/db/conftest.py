@@ -1,0 +1,23 @@
+"""What the database tests share: a real server on SQLite or PostgreSQL, for the races."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.extensions import db
+from tests.helpers import make_app, serve
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def server(request, tmp_path):
+    """Serve an app on SQLite or PostgreSQL with waitress on a loopback port."""
+    if request.param == "postgres":
+        app = request.getfixturevalue("pg_app")
+    else:
+        app = make_app(tmp_path / "races.sqlite")
+    serving, base = serve(app, threads=8)
+    yield app, int(base.rsplit(":", 1)[1])
+    serving.close()
+    if request.param == "sqlite":
+        with app.app_context():
+            db.engine.dispose()

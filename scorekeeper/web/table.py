@@ -204,6 +204,15 @@ def seats_view(game: Loaded) -> dict[str, Any]:
         if errors:
             refused = gettext("The parts do not add up: %(why)s Change a part to go on.",
                               why=next(iter(errors.by_input.values())))
+    last = None  # the hand before, when it came from the players' phones
+    if number > 1:
+        before = parts.parts_of(game.id, number - 1)
+        if before:
+            last = {"number": number - 1, "notes": [
+                gettext("%(name)s’s part entered on %(phone)s", name=game.players[seat],
+                        phone=(gettext("%(name)s's phone", name=game.players[s.by_seat])
+                               if s.by_seat is not None else gettext("another phone")))
+                for seat, s in sorted(before.items()) if s.by_seat != seat]}
     me = None
     if mine is not None and not result.over:
         me = _my_view(game, mine, sent.get(mine), sent)
@@ -213,7 +222,7 @@ def seats_view(game: Loaded) -> dict[str, Any]:
         seat = game.player_ids.index(remembered_id)
         if seat not in holders:
             offer = {"seat": seat, "name": game.players[seat]}
-    return {"number": number, "rows": rows, "any": bool(sent), "clash": clash,
+    return {"number": number, "rows": rows, "any": bool(sent), "clash": clash, "last": last,
             "refused": refused, "waiting": [game.players[s] for s in gathered.waiting],
             "mine": mine, "me": me, "offer": offer, "holders": holders,
             "may_sit": may_sit(game.id), "word": home.word(),

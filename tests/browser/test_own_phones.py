@@ -28,6 +28,7 @@ def table_of_phones(browser, live_server):
     pages = [context.new_page() for context in contexts]
     for page in pages:
         page.set_default_timeout(10_000)
+    pages[0].console_errors = refused  # a test that cuts the connection expects a few
     yield pages[0], pages[1:]
     for context in contexts:
         context.close()
@@ -128,3 +129,86 @@ def test_two_claiming_out_are_told_and_one_fixes_it(table_of_phones):
     for page in (scorer, ann, cy):
         page.locator(".game-head").filter(has_text="1 hand played").wait_for()
     assert not scorer.locator("[data-clash]").count()
+
+
+def seat_everyone(scorer, players, names, game="Penalty points"):
+    """Start a game on the scorer's phone and seat each player on their own phone."""
+    scorer.goto("/games/new")
+    for seat, name in enumerate(names):
+        scorer.fill(f"input[name=seat-{seat}]", name)
+    if game != "Penalty points":
+        scorer.locator("label.tap").filter(has_text=game).click()
+    scorer.locator("button:has-text('Start game')").click()
+    scorer.wait_for_selector("#record-hand")
+    join = re.search(r"/games/\d+/join/[0-9a-f]+", scorer.locator(".join small").first.inner_text())
+    for seat, page in enumerate(players[:len(names)]):
+        page.goto(join.group(0))
+        page.locator(f"button[data-seat='{seat}']").click()
+        page.wait_for_selector("[data-mine]")
+
+
+def test_a_part_sent_with_no_connection_waits_and_is_sent_once(table_of_phones):
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann, ben = players[:2]
+    ben.context.set_offline(True)
+    ben.locator("button.key[value='4']").click()
+    ben.locator("[data-part-said]").filter(has_text="No connection").wait_for()
+    assert "waits on this phone" in ben.locator("[data-part-said]").inner_text()
+    assert "Ben …" in " ".join(scorer.locator("[data-parts]").inner_text().split())
+    ben.context.set_offline(False)
+    ben.evaluate("() => window.dispatchEvent(new Event('online'))")
+    scorer.locator("[data-parts] li.done").filter(has_text="Ben").wait_for()
+    ann.locator("button[name=went_out]").click()
+    for page in (scorer, ann, ben):
+        page.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    assert ben.evaluate("() => localStorage.getItem('kc-parts')") is None  # sent, once
+    assert scorer.locator(".standings li[data-name='Ben'] .total").inner_text() == "4"
+    # Now stale: Ben's phone still had hand 1 open elsewhere? A part for it is refused,
+    # with what was recorded.
+    status = ben.evaluate("""async () => {
+        const form = document.querySelector("form[data-part]");
+        const body = new URLSearchParams(new FormData(form));
+        body.set("cards", "9");
+        const r = await fetch(form.action.replace(/hands\\/\\d+/, "hands/1"), {method: "POST",
+            body, headers: {"X-Part": "1", "X-Live-Panel": "1"}});
+        return [r.status, (await r.json()).message];
+    }""")
+    assert status[0] == 409 and "was recorded already: Ann went out, Ben 4" in status[1]
+    # What the browser said of the cut connection and of the refusal, and nothing else.
+    scorer.console_errors[:] = [e for e in scorer.console_errors if not (
+        "ERR_INTERNET_DISCONNECTED" in e or "409" in e)]
+
+
+def test_my_deal_is_said_and_buzzes_once(table_of_phones):
+    scorer, players = table_of_phones
+    for page in players:
+        page.add_init_script("window.buzzed = 0; navigator.vibrate = () => ++window.buzzed;")
+    seat_everyone(scorer, players, NAMES[:3])
+    ann, ben, cy = players[:3]
+    # Ann deals hand 1 (the first dealer), so her phone says so, and buzzes once.
+    assert ann.locator("[data-my-deal]").inner_text().endswith("Your deal: hand 1")
+    assert ann.evaluate("() => window.buzzed") == 1
+    assert not ben.locator("[data-my-deal]").count()
+    ann.locator("button[name=went_out]").click()
+    ben.locator("button.key[value='2']").click()
+    cy.locator("button.key[value='3']").click()
+    ben.locator("[data-my-deal]").filter(has_text="Your deal: hand 2").wait_for()
+    assert ben.evaluate("() => window.buzzed") == 1
+    ann.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    assert not ann.locator("[data-my-deal]").count()
+    shot(ben, "own-phones-you-deal")
+
+
+def test_coronation_the_second_player_confirms_in_one_tap(table_of_phones):
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, ["Ann", "Ben"], game="Coronation")
+    ann, ben = players[:2]
+    for field, who in (("corner-0", "Me"), ("corner-1", "Ben"), ("corner-2", "Me"),
+                       ("corner-3", "Nobody"), ("dragon", "Me")):
+        ann.locator(f"label.tap:has(input[name='{field}'])").filter(has_text=who).click()
+    ann.locator("button:has-text('Send the deal')").click()
+    ben.locator(".theirs").filter(has_text="Ann says").wait_for()
+    ben.locator("[data-confirm-deal]").click()  # one tap
+    for page in (scorer, ann, ben):
+        page.locator(".game-head").filter(has_text="1 deal played").wait_for()

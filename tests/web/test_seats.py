@@ -203,6 +203,10 @@ def test_any_phone_fills_in_a_part_and_the_table_sees_where(app, phones):
     send(clients[2], game_id, 1, 2, cards=5)  # Cy corrects it on his own phone
     board = text(clients[1].get(f"/games/{game_id}"))
     assert "changed from 2 cards" in board
+    send(clients[0], game_id, 1, 0, went_out=1)
+    send(clients[1], game_id, 1, 1, cards=1)  # the last part: the hand is recorded
+    board = text(clients[1].get(f"/games/{game_id}"))
+    assert "Hand 1 came from each phone. Dee’s part entered on another phone." in board
 
 
 def test_the_scorers_whole_hand_wins_a_race_and_leaves_no_parts(app, phones):
@@ -251,14 +255,14 @@ def test_coronation_both_players_confirm_the_deal(app):
 def test_my_game_on_my_phone(app, phones):
     game_id, clients = phones
     page = clients[1].get(f"/games/{game_id}").get_data(as_text=True)
-    assert "You deal hand 1" not in page or "data-my-deal" in page
+    assert "Your deal" not in page or "data-my-deal" in page
     dealer = read_dealer(app, game_id)
     seat = NAMES.index(dealer)
     mine = clients[seat].get(f"/games/{game_id}").get_data(as_text=True)
-    assert "You deal hand 1" in mine and "data-my-deal" in mine
+    assert "Your deal: hand 1" in mine and "data-my-deal" in mine
     others = [c.get(f"/games/{game_id}").get_data(as_text=True)
               for s, c in enumerate(clients) if s != seat]
-    assert all("You deal" not in page for page in others)
+    assert all("Your deal" not in page for page in others)
 
 
 def read_dealer(app, game_id):

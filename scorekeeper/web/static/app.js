@@ -191,16 +191,19 @@
       var main = $("main");
       var focused = document.activeElement;
       return !!$("details[open]", main) || !!$("[data-live-panel] .pending", main) ||
+        !!$("form[data-part][data-dirty]", main) ||  // a player's part half tapped
         (focused && main.contains(focused) && /^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName) &&
          !/^(radio|checkbox)$/.test(focused.type));  // a key tapped is not being typed in
     };
-    var refreshPage = function (seen) {
+    var refreshPage = function (seen, own) {
       return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
           if (!html) return;
           var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
           if (!fresh) return;
+          // Tapped on meanwhile (a part half entered): left alone, asked again next tick.
+          if (!own && busyHere()) return;
           $("main").innerHTML = fresh.innerHTML;
           watch = $("[data-live-version]") || watch;
           version = watch.dataset.liveVersion || seen;
@@ -305,7 +308,7 @@
               return;
             }
             if (document.activeElement) document.activeElement.blur();
-            return refreshPage(version);
+            return refreshPage(version, true);  // this phone's own part: shown at once
           });
         });
     };
@@ -325,6 +328,10 @@
         partSaid(form, say("part_waits"), false);
         delete form.dataset.sent;
       });
+    });
+    document.addEventListener("change", function (event) {
+      var form = event.target.form;
+      if (form && form.hasAttribute("data-part")) form.setAttribute("data-dirty", "");
     });
     var sendWaitingParts = function () {
       var all = waitingParts();

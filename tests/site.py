@@ -60,6 +60,8 @@ def seed(path) -> dict[str, int]:
     ids["penalty"] = start_game(client, PENALTY)  # the game in play, last started
     _hands(client, ids["penalty"], PENALTY,
            [("Ann", {"Ben": 3, RTL: 1}), (RTL, {"Ann": 2, "Ben": (4, 1)})])
+    # Hand 3 filling in from the players' phones: Ann's part in, the others to come.
+    client.post(f"/games/{ids['penalty']}/hands/3/part", data={"seat": "0", "went_out": "1"})
     with app.app_context():
         ids["rtl_player"] = db.session.query(Player.id).filter_by(name=RTL).scalar()
         db.engine.dispose()
@@ -90,6 +92,9 @@ def pages(ids: dict[str, int]) -> dict[str, str]:
         "join": "/join",
         "delete-game": f"/games/{ids['penalty_over']}/delete",
         "not-found": "/games/9999",
+        "which-one": f"/games/{ids['penalty']}/seat",
+        "part-penalty": f"/games/{ids['penalty']}/hands/3/part?seat=1",
+        "part-coronation": f"/games/{ids['coronation']}/hands/2/part?seat=1",
     })
     return out
 

@@ -206,3 +206,31 @@ def test_the_main_flow_in_webkit(webkit, live_server, phone):
 
     me.watch()
     assert me.errors == [], f"WebKit reported errors: {me.errors}"
+
+
+def test_a_player_on_an_iphone_takes_a_seat_and_sends_a_part(webkit, live_server, phone):
+    """Ben's iPhone scans the table's code, takes his seat, sends kings then cards; Ann's
+    phone (Chromium) sends "I went out": the hand records itself and WebKit shows it."""
+    page, _ = phone
+    page.goto("/games/new")
+    for seat, name in enumerate(("Ann", "Ben")):
+        page.fill(f"input[name=seat-{seat}]", name)
+    page.locator("button:has-text('Start game')").click()
+    page.wait_for_selector("#record-hand")
+    join = page.locator(".join small").first.inner_text()
+    path = join[join.index("/games/"):]
+    ben = Phone(webkit, live_server)
+    ben.open(path)
+    ben.shows("h1", "Which one are you?")
+    ben.tap("button[data-seat='1']")
+    ben.shows(".mine-head", "Ben")
+    ben.tap(".my-kings label.tap", "1")
+    ben.tap("button.key", "3")
+    ben.shows("[data-parts] li.done", "Ben 3 cards (1 king)")
+    page.locator(f"a[href='{path.split('/join/')[0]}/seat']").click()
+    page.locator("button[data-seat='0']").click()
+    page.locator("button[name=went_out]").click()
+    ben.shows(".game-head", "1 hand played", seconds=5)
+    assert ben.totals() == {"Ann": 0, "Ben": 12}
+    ben.watch()
+    assert ben.errors == [], f"WebKit reported errors: {ben.errors}"

@@ -19,6 +19,7 @@ from ... import play, rules, variants
 from ...db import version_of
 from ...db.players import roster
 from ...extensions import csrf
+from ...reports import bgstats
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
 from .. import table
@@ -98,8 +99,10 @@ def scoreboard(game_id: int):
     if result.over:  # who deals first in a rematch: the deal passes on
         rematch = rematch_dealer(game.players, game.core.first_dealer,
                                  result.rounds[-1].dealer if result.rounds else None)
+    home = variants.get(game.variant)
     return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
                            table=table.seats_view(game), join_to=table.join_path(game),
+                           bgstats=bgstats.link(game, home.label) if result.over else None,
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

@@ -1,0 +1,50 @@
+"""A finished game as a play for BG Stats, the board-game log many players keep on their phone.
+
+BG Stats takes a play pushed from another app as a link: its createPlay page with the play
+as JSON in `data` (documented by BG Stats under "Push plays to BG Stats from other apps").
+Tapping the link on a phone with BG Stats opens its import dialog, where the game and the
+players are matched to its own once; this app sends nothing anywhere itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from .. import rules
+from ..db import Loaded
+
+CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
+GAME_NAME = "Kings in the Corner"
+SOURCE = "Kings Corners Scorekeeper"
+
+
+def play(game: Loaded, board: str) -> dict[str, Any]:
+    """Return a finished game as BG Stats' play: the players with their totals, ranks (ties
+    shared) and winners, who played first, and whether the highest or lowest total wins."""
+    result = game.result
+    lower = rules.get_variant(game.variant).lower_is_better
+    totals = result.totals
+
+    def better(a: int, b: int) -> bool:
+        return a < b if lower else a > b
+
+    first = result.rounds[0].first_player if result.rounds else None
+    players = [{"name": name, "score": totals[name],
+                "rank": 1 + sum(better(totals[other], totals[name]) for other in totals),
+                "winner": name in result.winners, "startPlayer": name == first,
+                "sourcePlayerId": str(game.player_ids[seat]), "role": ""}
+               for seat, name in enumerate(game.players)]
+    minutes = max(int((game.updated_at - game.created_at).total_seconds() // 60), 1)
+    return {"sourceName": SOURCE, "board": board, "durationMin": minutes,
+            "playDate": game.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            "game": {"name": GAME_NAME, "highestWins": not lower, "noPoints": False,
+                     "sourceGameId": f"kings-corners-{game.variant}"},
+            "players": sorted(players, key=lambda p: (p["rank"], game.players.index(p["name"])))}
+
+
+def link(game: Loaded, board: str) -> str:
+    """Return the link that hands a finished game to BG Stats."""
+    data = json.dumps(play(game, board), ensure_ascii=False, separators=(",", ":"))
+    return CREATE_PLAY + quote(data, safe="")

@@ -20,6 +20,7 @@ from .pages import read_body
 from .security import guard
 from .views import (
     backup,
+    cards,
     chips,
     games,
     hands,
@@ -35,7 +36,7 @@ from .views import (
     trust,
 )
 
-BLUEPRINTS = (backup, games, hands, history, join, languages, logs, main, offline, players,
+BLUEPRINTS = (backup, cards, games, hands, history, join, languages, logs, main, offline, players,
               seats, settings, trust, chips)
 
 

@@ -179,6 +179,33 @@
     preview();
   }
 
+  /* Share a result: the picture handed to the phone's share sheet (Web Share with files)
+     where the phone has one, else downloaded (the link's own download). The picture is
+     fetched when the page shows it, so the tap itself shares at once, as Safari requires. */
+  var shareFile = null;
+  var readyShare = function () {
+    var link = $("a[data-share]");
+    shareFile = null;
+    if (!link || !navigator.canShare || !window.File || !window.fetch) return;
+    fetch(link.href, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.blob() : null; })
+      .then(function (blob) {
+        if (!blob) return;
+        var file = new File([blob], link.getAttribute("download") || "result.png", { type: "image/png" });
+        if (navigator.canShare({ files: [file] })) shareFile = file;
+      })
+      .catch(function () { /* no connection: the link downloads it later */ });
+  };
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-share]");
+    if (!link || !shareFile) return;
+    event.preventDefault();
+    navigator.share({ files: [shareFile], text: link.dataset.shareText || "" })
+      .catch(function () { /* closed without sharing */ });
+  });
+  document.addEventListener("kc:refreshed", readyShare);
+  readyShare();
+
   /* In step with the other phones: ask "anything new since version V?" (an empty 204 when
      nothing is) and, when the game moved on, refresh the page's content in place, or on a
      round form say what changed, without touching what is being typed. */

@@ -19,7 +19,7 @@ from ... import play, rules, variants
 from ...db import version_of
 from ...db.players import roster
 from ...extensions import csrf
-from ...reports import bgstats
+from ...reports import bgstats, share_card
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
 from .. import table
@@ -103,6 +103,8 @@ def scoreboard(game_id: int):
     return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
                            table=table.seats_view(game), join_to=table.join_path(game),
                            bgstats=bgstats.link(game, home.label) if result.over else None,
+                           share_text=(share_card.text(share_card.game_card(game))
+                                       if result.over else None),
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

@@ -92,6 +92,7 @@ def test_four_players_each_send_their_part_and_every_phone_follows(table_of_phon
     for page in [scorer, *players]:
         page.locator(".game-head").filter(has_text="1 hand played").wait_for(timeout=5_000)
         took.append(time.monotonic() - sent)
+    assert "Hand 1 saved from everyone's phones." in ben.locator("main").inner_text()
     allowed = 1.0 + 3 * max(busy(page) for page in [scorer, *players])
     assert max(took) <= allowed, f"{took} s to show the hand (allowed {allowed:.2f} s)"
     assert [t.count for t in taps] == [2, 2, 3, 2]  # a seat, then 1-2 taps for a part

@@ -335,7 +335,14 @@
               return;
             }
             if (document.activeElement) document.activeElement.blur();
-            return refreshPage(version, true);  // this phone's own part: shown at once
+            return refreshPage(version, true).then(function () {  // this part: shown at once
+              if (!answer.saved || !answer.message) return;
+              var line = document.createElement("p");  // "Hand 3 saved from everyone's phones."
+              line.className = "flash";
+              line.setAttribute("role", "status");
+              line.textContent = answer.message;
+              $("main").insertBefore(line, $("main").firstChild);
+            });
           });
         });
     };

@@ -1,0 +1,122 @@
+"""The story of a night in a few lines, worked out from its games: who won most, and the
+winning runs it started, stretched or ended ("Cy won 3 of 5 and ended Ann's 6-game run").
+
+Read from the results cache (who won each finished game), so a correction of an old hand,
+which rewrites that cache, rewrites the story after it too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from flask_babel import gettext, ngettext
+from sqlalchemy import select, tuple_
+
+from ..db.models import Game, Player, ResultSeat
+from ..extensions import db
+
+RUN = 3  # a run of this many wins or more is worth a line
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished game of the night: its id, when it began, and who won it."""
+
+    game_id: int
+    key: tuple
+    winners: tuple[int, ...]
+
+
+def _night(night_id: int) -> tuple[list[Finished], set[int]]:
+    """Return the night's finished games in the order played, and everyone who sat in one."""
+    rows = db.session.execute(
+        select(Game.id, Game.created_at, ResultSeat.player_id, ResultSeat.won, ResultSeat.over)
+        .join(ResultSeat, ResultSeat.game_id == Game.id)
+        .where(Game.night_id == night_id)
+        .order_by(Game.created_at, Game.id)).all()
+    games: dict[int, Finished] = {}
+    players: set[int] = set()
+    for game_id, created_at, player_id, won, over in rows:
+        players.add(player_id)
+        if not over:
+            continue
+        found = games.setdefault(game_id, Finished(game_id, (created_at, game_id), ()))
+        if won:
+            games[game_id] = Finished(game_id, found.key, (*found.winners, player_id))
+    return list(games.values()), players
+
+
+WINDOW = 64  # a player's games read at a time, back from the night, while they kept winning
+
+
+def _games_up_to(player_id: int, first: tuple, last: tuple) -> list[tuple[int, bool]]:
+    """Return a player's finished games, in the order played, up to the night's last: every
+    game of the night, and enough before it to reach the loss that began their run (read
+    back a window at a time, so a long history is not read for a short run)."""
+    found: list[tuple[int, bool]] = []
+    key = tuple_(Game.created_at, Game.id)
+    before = key <= tuple_(*last)
+    while True:
+        rows = db.session.execute(
+            select(Game.id, ResultSeat.won, Game.created_at)
+            .join(Game, Game.id == ResultSeat.game_id)
+            .where(ResultSeat.player_id == player_id, ResultSeat.over, before)
+            .order_by(Game.created_at.desc(), Game.id.desc()).limit(WINDOW)).all()
+        found += [(game_id, won) for game_id, won, _ in rows]
+        if len(rows) < WINDOW or any(not won and (created, game_id) < first
+                                     for game_id, won, created in rows):
+            return found[::-1]
+        before = key < tuple_(rows[-1][2], rows[-1][0])
+
+
+def _names(ids) -> dict[int, str]:
+    return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
+
+
+def _together(names: list[str]) -> str:
+    return gettext(" and ").join(names)
+
+
+def night_story(night_id: int) -> list[str]:
+    """Return a few lines that tell a night: who won most of its games, and each winning
+    run of RUN or more that the night started, stretched or ended."""
+    games, players = _night(night_id)
+    if not games:
+        return []
+    wins = Counter(winner for game in games for winner in game.winners)
+    names = _names(players)
+    lines = []
+    if wins:
+        most = max(wins.values())
+        best = sorted((names[p] for p, count in wins.items() if count == most), key=str.casefold)
+        lines.append(ngettext("%(names)s won %(wins)s of %(num)d game",
+                              "%(names)s won %(wins)s of %(num)d games", len(games),
+                              names=_together(best), wins=most))
+    lines += _runs(games, players, names)
+    return lines
+
+
+def _runs(games: list[Finished], players: set[int], names: dict[int, str]) -> list[str]:
+    """Return the lines of the winning runs the night ended, and of those still going."""
+    in_night = {game.game_id for game in games}
+    by_player = {player_id: _games_up_to(player_id, games[0].key, games[-1].key)
+                 for player_id in players}
+    winners = {game.game_id: game.winners for game in games}
+    ended, going = [], []
+    for player_id in sorted(by_player, key=lambda p: names[p].casefold()):
+        run, grew = 0, False
+        for game_id, won in by_player[player_id]:
+            if won:
+                run += 1
+                grew = grew or game_id in in_night
+                continue
+            if game_id in in_night and run >= RUN and winners.get(game_id):
+                ended.append(gettext("%(winners)s ended %(name)s's %(count)s-game run",
+                                     winners=_together([names[w] for w in winners[game_id]]),
+                                     name=names[player_id], count=run))
+            run, grew = 0, False
+        if run >= RUN and grew:
+            going.append(gettext("%(name)s has won %(count)s in a row", name=names[player_id],
+                                 count=run))
+    return ended + going

@@ -1,0 +1,73 @@
+"""The story of a night: who won most, and the winning runs it stretched or ended."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from sqlalchemy import update
+
+from scorekeeper.db.models import Game, Night
+from scorekeeper.extensions import db
+from scorekeeper.reports import story as story_module
+from scorekeeper.reports.story import night_story
+from tests.helpers import hand_data, start_game
+
+NAMES = ["Ann", "Ben", "Cy"]
+
+
+def won_by(client, winner: str, names=NAMES) -> int:
+    """Play a penalty game to 25 that `winner` wins in one hand; return its id."""
+    game_id = start_game(client, names, target=25)
+    others = {name: (13, 2) for name in names if name != winner}  # 31 points each: over
+    client.post(f"/games/{game_id}/hands/new",
+                data=hand_data(list(names), winner, others, number=1))
+    return game_id
+
+
+def on_night(app, game_ids, day: int) -> int:
+    """Put games on a night of their own, one evening, in the order given; return it."""
+    with app.app_context():
+        night = Night(started_at=datetime(2026, 11, day, 20, 0))
+        db.session.add(night)
+        db.session.flush()
+        night = night.id
+        for minute, game_id in enumerate(game_ids):
+            db.session.execute(update(Game).where(Game.id == game_id).values(
+                night_id=night, created_at=datetime(2026, 11, day, 20, minute)))
+        db.session.commit()
+    return night
+
+
+def story(app, night: int) -> list[str]:
+    with app.test_request_context():
+        return night_story(night)
+
+
+@pytest.mark.parametrize("window", [64, 2])  # a run longer than what is read at a time too
+def test_who_won_most_and_the_run_they_ended(app, client, monkeypatch, window):
+    monkeypatch.setattr(story_module, "WINDOW", window)
+    first = [won_by(client, "Ann") for _ in range(4)]  # Ann wins 4 in a row
+    night_one = on_night(app, first, 20)
+    assert story(app, night_one) == ["Ann won 4 of 4 games", "Ann has won 4 in a row"]
+    second = [won_by(client, w) for w in ("Ann", "Cy", "Cy", "Ben", "Cy")]
+    night_two = on_night(app, second, 27)
+    # Ann's run reached 5, and Cy's win ended it; Cy won most.
+    assert story(app, night_two) == ["Cy won 3 of 5 games", "Cy ended Ann's 5-game run"]
+    # The first night's story is the same as before: it is told up to its own last game.
+    assert story(app, night_one) == ["Ann won 4 of 4 games", "Ann has won 4 in a row"]
+
+
+def test_a_correction_of_an_old_hand_rewrites_the_story(app, client):
+    games = [won_by(client, "Ben") for _ in range(3)]
+    night = on_night(app, games, 20)
+    assert story(app, night)[-1] == "Ben has won 3 in a row"
+    # The second game's hand corrected: Cy went out, not Ben.
+    client.post(f"/games/{games[1]}/hands/1/edit",
+                data=hand_data(NAMES, "Cy", {"Ann": (13, 2), "Ben": (13, 2)}, number=1))
+    assert story(app, night) == ["Ben won 2 of 3 games"]
+
+
+def test_a_night_with_nothing_finished_has_no_story(app, client):
+    start_game(client, NAMES)
+    assert story(app, 1) == []

@@ -29,9 +29,18 @@ def _part(row: HandPart) -> Part:
 
 def parts_of(game_id: int, number: int) -> dict[int, Sent]:
     """Return the parts sent for hand `number`, by seat."""
+    return parts_of_hands(game_id, (number,)).get(number, {})
+
+
+def parts_of_hands(game_id: int, numbers) -> dict[int, dict[int, Sent]]:
+    """Return the parts sent for these hands, by hand number, then by seat (one query)."""
     rows = db.session.scalars(select(HandPart).where(HandPart.game_id == game_id,
-                                                     HandPart.number == number))
-    return {row.seat: Sent(_part(row), row.by_seat, row.by_label, row.was) for row in rows}
+                                                     HandPart.number.in_(list(numbers))))
+    found: dict[int, dict[int, Sent]] = {}
+    for row in rows:
+        found.setdefault(row.number, {})[row.seat] = Sent(_part(row), row.by_seat,
+                                                          row.by_label, row.was)
+    return found
 
 
 def put_part(game_id: int, number: int, part: Part, by_seat: int | None, by_label: str,

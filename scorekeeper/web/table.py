@@ -170,8 +170,10 @@ def seats_view(game: Loaded) -> dict[str, Any]:
     result = game.result
     number = game.next_number
     holders = parts.holders(game.id)
-    mine = parts.seat_of(game.id, phone())
-    sent = parts.parts_of(game.id, number) if not result.over else {}
+    key = phone()
+    mine = next((seat for seat, row in holders.items() if row.phone == key), None)
+    both = parts.parts_of_hands(game.id, (number - 1, number))  # the hand before, and this
+    sent = both.get(number, {}) if not result.over else {}
     gathered = play.gather(game, number, {seat: s.part for seat, s in sent.items()})
     out = home.sitting_out(game, number) if not result.over else ()
     rows = []
@@ -206,7 +208,7 @@ def seats_view(game: Loaded) -> dict[str, Any]:
                               why=next(iter(errors.by_input.values())))
     last = None  # the hand before, when it came from the players' phones
     if number > 1:
-        before = parts.parts_of(game.id, number - 1)
+        before = both.get(number - 1)
         if before:
             last = {"number": number - 1, "notes": [
                 gettext("%(name)s’s part entered on %(phone)s", name=game.players[seat],

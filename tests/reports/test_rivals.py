@@ -1,0 +1,48 @@
+"""A player's rivals and runs, as their page shows them."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from scorekeeper.db.models import Player
+from scorekeeper.extensions import db
+from scorekeeper.reports.rivals import rivals
+from tests.helpers import hand_data, start_game
+
+NAMES = ["Ann", "Ben", "Cy"]
+
+
+def play(client, order: list[str]) -> None:
+    """Play a penalty game to 25 that finishes in `order`: first out, then 10 and 31."""
+    game_id = start_game(client, NAMES, target=25)
+    held = {order[1]: 10, order[2]: (13, 2)}
+    client.post(f"/games/{game_id}/hands/new",
+                data=hand_data(NAMES, order[0], held, number=1))
+
+
+def of(app, name):
+    with app.app_context():
+        player = db.session.scalar(select(Player.id).where(Player.name == name))
+        return rivals(player)
+
+
+def test_the_nemesis_the_victim_and_the_runs(app, client):
+    for order in (["Ben", "Ann", "Cy"], ["Ben", "Cy", "Ann"], ["Ann", "Ben", "Cy"],
+                  ["Ann", "Cy", "Ben"], ["Ann", "Ben", "Cy"], ["Cy", "Ann", "Ben"]):
+        play(client, order)
+    ann = of(app, "Ann")
+    # Ben and Cy each finished ahead of Ann twice in six meetings: a tie goes by name, Ben.
+    # Ann finished ahead of each of them four times: Ben again.
+    assert (ann.nemesis.name, ann.nemesis.times, ann.nemesis.met) == ("Ben", 2, 6)
+    assert (ann.victim.name, ann.victim.times) == ("Ben", 4)
+    assert (ann.longest_run, ann.current_run) == (3, 0)
+    cy = of(app, "Cy")
+    assert (cy.nemesis.name, cy.nemesis.times) == ("Ann", 4)  # Ben: 3
+    assert (cy.longest_run, cy.current_run) == (1, 1)
+
+
+def test_a_new_player_has_no_rivals_yet(app, client):
+    start_game(client, NAMES)
+    ann = of(app, "Ann")
+    assert ann.nemesis is None and ann.victim is None
+    assert (ann.longest_run, ann.current_run) == (0, 0)

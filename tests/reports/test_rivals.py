@@ -46,3 +46,13 @@ def test_a_new_player_has_no_rivals_yet(app, client):
     ann = of(app, "Ann")
     assert ann.nemesis is None and ann.victim is None
     assert (ann.longest_run, ann.current_run) == (0, 0)
+
+
+def test_the_same_on_postgresql(pg_app):
+    client = pg_app.test_client()
+    for order in (["Ben", "Ann", "Cy"], ["Ann", "Ben", "Cy"], ["Ann", "Cy", "Ben"]):
+        play(client, order)
+    ann = of(pg_app, "Ann")
+    assert (ann.nemesis.name, ann.nemesis.times, ann.victim.name, ann.victim.times) == (
+        "Ben", 1, "Cy", 3)
+    assert (ann.longest_run, ann.current_run) == (2, 2)

@@ -13,10 +13,10 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import resvg_py
-from flask_babel import gettext, ngettext
+from flask_babel import ngettext
 
 from .. import rules, variants
-from ..words import day
+from ..words import day, needs_isolating
 
 FONTS = Path(__file__).with_name("fonts")
 FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
@@ -99,12 +99,21 @@ def png(card: Card) -> bytes:
 
 
 def text(card: Card) -> str:
-    """Return the card as plain text, to copy into a chat."""
+    """Return the card as plain text, to copy into a chat: each name that could reorder
+    the line around it (a right-to-left one) isolated with Unicode's own marks."""
+    names = [row.name for row in card.rows]
+
+    def isolated(line: str) -> str:
+        for name in sorted(names, key=len, reverse=True):
+            if needs_isolating(name):
+                line = line.replace(name, f"\u2068{name}\u2069")
+        return line
+
     out = [f"♚ {card.title} · {card.subtitle}"]
     if card.headline:
-        out.append(card.headline)
-    out += [f"{row.place}. {row.name}: {row.figure}" for row in card.rows]
-    out += list(card.lines)
+        out.append(isolated(card.headline))
+    out += [f"{row.place}. {isolated(row.name)}: {row.figure}" for row in card.rows]
+    out += [isolated(line) for line in card.lines]
     return "\n".join(out)
 
 
@@ -132,8 +141,9 @@ def game_card(game) -> Card:
                 headline, rows, foot=home.summary(game.settings))
 
 
-def night_card(title: str, when, games) -> Card:
-    """Return a night's card: who won most of its finished games, then each game's winner."""
+def night_card(title: str, when, games, story: list[str]) -> Card:
+    """Return a night's card: its story (reports.story) over the standings of its wins, then
+    each finished game's winner."""
     done = [g for g in games if g.result.over]
     wins: dict[str, int] = {}
     for game in games:
@@ -146,10 +156,7 @@ def night_card(title: str, when, games) -> Card:
     rows = tuple(Row(placed[name], name, ngettext("%(num)d win", "%(num)d wins", count),
                      placed[name] == 1 and count > 0)
                  for name, count in sorted(wins.items(), key=lambda i: (placed[i[0]], i[0])))
-    best = [name for name, count in wins.items() if count and placed[name] == 1]
-    headline = (gettext("%(names)s won %(wins)s of %(games)s", names=" & ".join(best),
-                        wins=wins[best[0]], games=len(done)) if best else "")
-    lines = tuple(f"{variants.get(g.variant).label}: " + " & ".join(g.result.winners)
-                  for g in done[:6])
+    games_line = [f"{variants.get(g.variant).label}: " + " & ".join(g.result.winners)
+                  for g in done]
     return Card(title, f"{day(when)} · " + ngettext("%(num)d game", "%(num)d games", len(games)),
-                headline, rows, lines)
+                story[0] if story else "", rows, tuple((story[1:] + games_line)[:6]))

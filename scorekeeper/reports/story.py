@@ -75,7 +75,10 @@ def _names(ids) -> dict[int, str]:
 
 
 def _together(names: list[str]) -> str:
-    return gettext(" and ").join(names)
+    """Return names as a list is said: "Ann", "Ann and Ben", "Ann, Ben and Cy"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + gettext(" and ") + names[-1]
 
 
 def night_story(night_id: int) -> list[str]:
@@ -90,9 +93,14 @@ def night_story(night_id: int) -> list[str]:
     if wins:
         most = max(wins.values())
         best = sorted((names[p] for p, count in wins.items() if count == most), key=str.casefold)
-        lines.append(ngettext("%(names)s won %(wins)s of %(num)d game",
-                              "%(names)s won %(wins)s of %(num)d games", len(games),
-                              names=_together(best), wins=most))
+        if len(best) == 1:
+            lines.append(ngettext("%(names)s won %(wins)s of %(num)d game",
+                                  "%(names)s won %(wins)s of %(num)d games", len(games),
+                                  names=best[0], wins=most))
+        else:
+            lines.append(ngettext("%(names)s won %(wins)s each of %(num)d game",
+                                  "%(names)s won %(wins)s each of %(num)d games", len(games),
+                                  names=_together(best), wins=most))
     lines += _runs(games, players, names)
     return lines
 

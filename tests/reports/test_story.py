@@ -71,3 +71,11 @@ def test_a_correction_of_an_old_hand_rewrites_the_story(app, client):
 def test_a_night_with_nothing_finished_has_no_story(app, client):
     start_game(client, NAMES)
     assert story(app, 1) == []
+
+
+def test_the_night_s_page_tells_it_and_offers_its_picture(app, client):
+    games = [won_by(client, "Cy") for _ in range(3)]
+    night = on_night(app, games, 20)
+    page = client.get(f"/history/nights/{night}").get_data(as_text=True)
+    assert "<li>Cy won 3 of 3 games</li>" in page and "<li>Cy has won 3 in a row</li>" in page
+    assert f'href="/history/nights/{night}/card.png" download=' in page

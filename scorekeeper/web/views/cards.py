@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort
 from ...db import Unreadable, read_games
 from ...db.models import Night
 from ...extensions import db
-from ...reports import history, share_card
+from ...reports import history, share_card, story
 from ..pages import game_or_404
 
 bp = Blueprint("cards", __name__)
@@ -35,5 +35,6 @@ def night(night_id: int):
     loaded = read_games([g.id for g in found.games]).values()
     games = [g for g in loaded if not isinstance(g.outcome, Unreadable)]  # one needing repair
     games.sort(key=lambda g: g.id)
-    return _png(share_card.night_card(history.label(found), found.started_at, games),
+    return _png(share_card.night_card(history.label(found), found.started_at, games,
+                                      story.night_story(night_id)),
                 f"kings-corners-night-{night_id}")

@@ -14,7 +14,7 @@ from ... import play, rules
 from ...db import Loaded, nights
 from ...db.models import Night
 from ...extensions import db
-from ...reports import csv_export, history
+from ...reports import csv_export, history, story
 from ...words import capital, reason
 from ...words import month as month_of
 from ..forms import ConfirmForm, MoveGameForm, NightForm
@@ -62,7 +62,8 @@ def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: i
     """Render a night: its games' final standings and the name-and-notes form."""
     summary, games = _night_games(night)
     return render_template("history/night.html", summary=summary, games=games, form=form,
-                           errors=errors, label=history.label(night)), status
+                           errors=errors, label=history.label(night),
+                           story=story.night_story(night.id)), status
 
 
 def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
-from sqlalchemy import select, tuple_
+from sqlalchemy import select
 
 from ..db.models import Game, Player, ResultSeat
 from ..extensions import db
@@ -47,27 +47,46 @@ def _night(night_id: int) -> tuple[list[Finished], set[int]]:
     return list(games.values()), players
 
 
-WINDOW = 64  # a player's games read at a time, back from the night, while they kept winning
+WINDOW = 64  # games read at a time, back from the night's last, until every run is found
 
 
-def _games_up_to(player_id: int, first: tuple, last: tuple) -> list[tuple[int, bool]]:
-    """Return a player's finished games, in the order played, up to the night's last: every
-    game of the night, and enough before it to reach the loss that began their run (read
-    back a window at a time, so a long history is not read for a short run)."""
-    found: list[tuple[int, bool]] = []
-    key = tuple_(Game.created_at, Game.id)
-    before = key <= tuple_(*last)
-    while True:
-        rows = db.session.execute(
-            select(Game.id, ResultSeat.won, Game.created_at)
-            .join(Game, Game.id == ResultSeat.game_id)
-            .where(ResultSeat.player_id == player_id, ResultSeat.over, before)
+def _games_up_to(players: set[int], first: tuple, last: tuple) -> dict[int, list]:
+    """Return each player's finished games up to the night's last, in the order played:
+    every game of the night, and enough before it to reach the loss that began each
+    player's run. Read back from the night's last game a window of games at a time, along
+    the games' own order (an index), so a long history is not read for short runs."""
+    found: dict[int, list[tuple[int, bool]]] = {player: [] for player in players}
+    open_runs = set(players)  # whose loss before the night is not read yet
+    until, seen, strictly = last[0], set(), False
+    while open_runs:
+        read = db.session.execute(
+            select(Game.id, Game.created_at)
+            .where(Game.created_at < until if strictly else Game.created_at <= until)
             .order_by(Game.created_at.desc(), Game.id.desc()).limit(WINDOW)).all()
-        found += [(game_id, won) for game_id, won, _ in rows]
-        if len(rows) < WINDOW or any(not won and (created, game_id) < first
-                                     for game_id, won, created in rows):
-            return found[::-1]
-        before = key < tuple_(rows[-1][2], rows[-1][0])
+        if not read:
+            break  # the first game of all is read
+        window = [(g, at) for g, at in read if g not in seen and (at, g) <= last]
+        seen.update(g for g, _ in window)
+        # The next window from the last time read; past it, if a window held nothing new
+        # (more games than a window begun at the same moment).
+        until, strictly = read[-1][1], not window
+        seats: dict[int, list[tuple[int, bool]]] = {}
+        # By the games' key alone: asked about `over` too, SQLite would read the `over`
+        # index from one end to the other (every finished game's seats) instead.
+        for seat_game, player_id, won, over in db.session.execute(
+                select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won,
+                       ResultSeat.over)
+                .where(ResultSeat.game_id.in_([g for g, _ in window]))):
+            if over:
+                seats.setdefault(seat_game, []).append((player_id, won))
+        for seat_game, created_at in window:  # the latest first
+            for player_id, won in seats.get(seat_game, ()):
+                if player_id not in open_runs:
+                    continue
+                found[player_id].append((seat_game, won))
+                if not won and (created_at, seat_game) < first:
+                    open_runs.discard(player_id)  # the loss their run began after
+    return {player: games[::-1] for player, games in found.items()}
 
 
 def _names(ids) -> dict[int, str]:
@@ -108,8 +127,7 @@ def night_story(night_id: int) -> list[str]:
 def _runs(games: list[Finished], players: set[int], names: dict[int, str]) -> list[str]:
     """Return the lines of the winning runs the night ended, and of those still going."""
     in_night = {game.game_id for game in games}
-    by_player = {player_id: _games_up_to(player_id, games[0].key, games[-1].key)
-                 for player_id in players}
+    by_player = _games_up_to(players, games[0].key, games[-1].key)
     winners = {game.game_id: game.winners for game in games}
     ended, going = [], []
     for player_id in sorted(by_player, key=lambda p: names[p].casefold()):

@@ -76,6 +76,7 @@ class ChipsTable(Table):
         winners = hand_winners(in_hand, rnd, hands)
         before, first_player = dict(self.dealt if self.reset else self.stacks), self.first_player()
         stacks, flows = self.open_hand(rnd.events)
+        # The whole pot is shared out: the shares add up to it.
         shares = settle(stacks, flows, hands, winners, self.players, self.dealer, self.settings)
         won = {name: shares.get(name, 0) for name in self.players}
         self.stacks = stacks
@@ -89,7 +90,7 @@ class ChipsTable(Table):
             self.out.update(busted)
         self.over = self.game_is_won()
         result = RoundResult(number, self.dealer, first_player, winners, scores, self.totals(),
-                             {"pot": pot_of(flows), "stacks": dict(stacks), "flows": flows,
+                             {"pot": sum(shares.values()), "stacks": dict(stacks), "flows": flows,
                               "busted": busted})
         if not self.over:
             self.dealer = left_of(self.players, self.dealer, self.out)

@@ -50,8 +50,9 @@ def check_events(events: Sequence[Event], players: Sequence[str], out: Collectio
 
 def pay(stacks: dict[str, int], flows: list[Flow], player: str, kind: str, owed: int) -> None:
     """Move what is owed from a stack into the pot; a short stack pays all it has."""
-    paid = min(owed, stacks[player])
-    stacks[player] -= paid
+    have = stacks[player]
+    paid = owed if owed < have else have
+    stacks[player] = have - paid
     flows.append({"player": player, "kind": kind, "chips": paid, "owed": owed})
 
 
@@ -79,6 +80,8 @@ def pot_of(flows: Sequence[Flow]) -> int:
 
 def payout_order(winners: Sequence[str], seating: Sequence[str], dealer: str) -> list[str]:
     """Return the hand's winners in seat order starting left of the dealer."""
+    if len(winners) == 1:  # the usual hand: one went out
+        return list(winners)
     start = seating.index(dealer) + 1
     return sorted(winners, key=lambda name: (seating.index(name) - start) % len(seating))
 

@@ -200,10 +200,16 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
     # Rows fetched whole (.all()): a row at a time costs more than the rest of the reading.
+    # The hands, ints only, come as the driver's own tuples: no Row for each of thousands.
     # A hand is a frozen value: one of each (cards, kings) serves every round that held it.
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
     same: dict[tuple[int, int], rules.Hand] = {}
-    for round_id, game_id, player_id, cards, kings in session.execute(HANDS, bound).all():
+    held = session.execute(HANDS, bound)
+    try:
+        held_rows = held.cursor.fetchall()
+    finally:
+        held.close()
+    for round_id, game_id, player_id, cards, kings in held_rows:
         hand = same.get((cards, kings))
         if hand is None:
             hand = same[(cards, kings)] = rules.Hand(cards, kings)

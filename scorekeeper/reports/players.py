@@ -123,11 +123,13 @@ def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], .
 # player's id is bound when they run.
 PLAYER = bindparam("player")
 _WINS = func.sum(case((ResultSeat.won, 1), else_=0))
-RECORDS = (select(ResultSeat.player_id, func.count(), _WINS)
-           .where(ResultSeat.over.is_(True)).group_by(ResultSeat.player_id))
-BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, func.count(), _WINS)
+# Counted by won or not, as the indexes hold them, in their order: no sum to work out per
+# row (the roster's counts run over every finished seat).
+RECORDS = (select(ResultSeat.player_id, ResultSeat.won, func.count())
+           .where(ResultSeat.over.is_(True)).group_by(ResultSeat.player_id, ResultSeat.won))
+BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.count())
               .where(ResultSeat.player_id == PLAYER)
-              .group_by(ResultSeat.over, ResultSeat.variant))
+              .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
 FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
          .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
 # Per night (a game outside any night counts on its own day): games and wins, grouped
@@ -141,14 +143,15 @@ _PER_NIGHT = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
 NIGHTS = (select(_PER_NIGHT.c.night_id, _PER_NIGHT.c.alone, Night.started_at, Night.name,
                  _PER_NIGHT.c.games, _PER_NIGHT.c.wins)
           .outerjoin(Night, Night.id == _PER_NIGHT.c.night_id))
-# Finished games shared with each other player, and who finished ahead; their names are
-# joined on once the few rows are summed.
-_VERSUS = (select(ResultPair.other_id.label("other_id"), func.count().label("games"),
-                  func.sum(case((ResultPair.outcome > 0, 1), else_=0)).label("ahead"),
-                  func.sum(case((ResultPair.outcome < 0, 1), else_=0)).label("behind"))
-           .where(ResultPair.player_id == PLAYER).group_by(ResultPair.other_id).subquery())
-VERSUS = (select(_VERSUS.c.other_id, Player.name, _VERSUS.c.games, _VERSUS.c.ahead,
-                 _VERSUS.c.behind).join(Player, Player.id == _VERSUS.c.other_id))
+# Finished games shared with each other player, counted by outcome (ahead 1, level 0,
+# behind -1) as the index holds them, in its order: no sum to work out per row. Their
+# names are joined on once the few rows are counted.
+_VERSUS = (select(ResultPair.other_id.label("other_id"), ResultPair.outcome.label("outcome"),
+                  func.count().label("games"))
+           .where(ResultPair.player_id == PLAYER)
+           .group_by(ResultPair.other_id, ResultPair.outcome).subquery())
+VERSUS = (select(_VERSUS.c.other_id, Player.name, _VERSUS.c.outcome, _VERSUS.c.games)
+          .join(Player, Player.id == _VERSUS.c.other_id))
 NAMES = select(Player.id, Player.name)
 
 
@@ -161,8 +164,13 @@ def records() -> dict[str, Record]:
 
 def records_by_id() -> dict[int, Record]:
     """Return every player's finished games and wins, by id (the roster knows the names)."""
-    return {player: Record(int(played), int(wins or 0))
-            for player, played, wins in db.session.connection().execute(RECORDS).all()}
+    counted: dict[int, list[int]] = {}  # player: [played, wins]
+    for player, won, games in db.session.connection().execute(RECORDS).all():
+        counts = counted.setdefault(player, [0, 0])
+        counts[0] += games
+        if won:
+            counts[1] += games
+    return {player: Record(played, wins) for player, (played, wins) in counted.items()}
 
 
 def player_stats(player: Player) -> PlayerStats:
@@ -171,18 +179,24 @@ def player_stats(player: Player) -> PlayerStats:
     mine = {"player": player.id}
     run = db.session.connection().execute
     won, unfinished = {}, 0
-    for variant, over, games, wins in run(BY_VARIANT, mine).all():
+    for variant, over, winner, games in run(BY_VARIANT, mine).all():
         if over:
-            won[variant] = Record(int(games), int(wins or 0))
+            before = won.get(variant, Record())
+            won[variant] = Record(before.played + games, before.wins + (games if winner else 0))
         else:
-            unfinished += int(games)
+            unfinished += games
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = Record(sum(r.played for r in by_variant.values()),
                      sum(r.wins for r in by_variant.values()))
     nights, best, points = _nights(run(NIGHTS, mine).all())
-    versus = [HeadToHead(name, int(games), int(ahead), int(behind),
-                         int(games) - int(ahead) - int(behind), other)
-              for other, name, games, ahead, behind in run(VERSUS, mine).all()]
+    shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
+    for other, name, outcome, games in run(VERSUS, mine).all():
+        counts = shared.setdefault(other, [name, 0, 0, 0])
+        counts[1] += games
+        if outcome:
+            counts[2 if outcome > 0 else 3] += games
+    versus = [HeadToHead(name, games, ahead, behind, games - ahead - behind, other)
+              for other, (name, games, ahead, behind) in shared.items()]
     return PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant, unfinished=unfinished,
         hands=Facts({fact: int(value) for fact, value in run(FACTS, mine).all()}),

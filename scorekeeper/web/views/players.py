@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import get_translations, gettext, ngettext
@@ -79,9 +81,7 @@ def _chart(points, name: str, nights: int) -> Markup | None:
     """Return the player's win rate after each night as an SVG line chart."""
     if len(points) < 2:
         return None
-    # A date under the first point of each month only, so the axis stays readable.
-    days = [short_month(day) if len(points) > 24 else day_and_month(day) for day, _ in points]
-    labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
+    labels = _Labels([day for day, _ in points])
     rates = [round(rate, 1) for _, rate in points]
     return line_chart({gettext("Win rate %"): rates}, 100, labels=labels,
                       title=gettext("%(name)s's win rate", name=name),
@@ -92,6 +92,26 @@ def _chart(points, name: str, nights: int) -> Markup | None:
                       x_label=gettext("game nights, oldest first"),
                       target_label=gettext("won every game"),
                       chart_id="form-chart")
+
+
+class _Labels(Sequence):
+    """The chart's labels under its points: a date under the first point of each month
+    only, so the axis stays readable. Worked out as the chart asks for one: it shows a
+    few of a hundred."""
+
+    def __init__(self, days: list[date]):
+        self.days = days
+        self.say = short_month if len(days) > 24 else day_and_month
+
+    def __len__(self) -> int:
+        return len(self.days)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = range(len(self.days))[i]  # a negative index counts from the end; past it: IndexError
+        said = self.say(self.days[i])
+        return said if i == 0 or said != self.say(self.days[i - 1]) else ""
 
 
 @bp.route("/")

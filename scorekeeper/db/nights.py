@@ -196,6 +196,19 @@ def listed():
 
 
 @cache
+def _listed_rows():
+    """Return the statement reading a page of `listed` as plain columns (built once)."""
+    return (select(*ROW).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
+            .limit(bindparam("limit")).offset(bindparam("offset")))
+
+
+def listed_rows(limit: int, offset: int) -> list:
+    """Return a page of the nights history lists, newest first, as plain columns (ROW)."""
+    return db.session.connection().execute(
+        _listed_rows(), {"limit": limit, "offset": offset}).all()
+
+
+@cache
 def _years():
     year = extract("year", Night.started_at)
     return (select(year, func.count(Night.id)).where(_shown())

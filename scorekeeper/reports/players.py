@@ -209,7 +209,8 @@ def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, 
     """Return from the rows of NIGHTS how many nights, the best one and the chart's points:
     what `best_night` and `sampled(form(...))` give, worked out on plain tuples, with a
     record made only for the best night and a rate only for the nights charted."""
-    nights = sorted(((day_of(started, alone), night_id or 0, night_id, name, int(games),
+    nights = sorted(((started.date() if type(started) is datetime  # the usual: no parsing
+                      else day_of(started, alone), night_id or 0, night_id, name, int(games),
                       int(wins or 0)) for night_id, alone, started, name, games, wins in rows),
                     key=itemgetter(0, 1))
     played, won, best = [], [], None

@@ -47,15 +47,16 @@ def _listing(page: int) -> Markup | None:
     years, total = nights.year_pages(PER_PAGE)
     if not 1 <= page <= max(1, -(-total // PER_PAGE)):
         return None
-    found = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
-                        count=False)
-    found.total = total  # the years' counts add up to it: no second count of every night
-    summaries = _listed(history.night_lines(found.items))
+    # Read as plain rows; the years' counts add up to the total: no second count of
+    # every night. The pages as Flask-SQLAlchemy's Pagination would count them.
+    shown = nights.listed_rows(PER_PAGE, (page - 1) * PER_PAGE)
+    summaries = _listed(history.night_lines(shown))
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: month_of(s.night.started_at))]
-    pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
-                            has_prev=found.has_prev, prev_num=found.prev_num,
-                            has_next=found.has_next, next_num=found.next_num)
+    last = -(-total // PER_PAGE)
+    pages = SimpleNamespace(page=page, pages=last, total=total,
+                            has_prev=page > 1, prev_num=page - 1 if page > 1 else None,
+                            has_next=page < last, next_num=page + 1 if page < last else None)
     return Markup(render_template("history/_listing.html", pages=pages, months=months,
                                   years=years))
 

@@ -129,23 +129,48 @@ def move_game(game: Game, target: Night | None) -> Night:
 
 def neighbours(night: Night, each_side: int = 3) -> list[Night]:
     """Return the nights just before and after this one, newest first (where a game may move)."""
-    newer, older = _neighbours()
+    newer, older = _neighbours(Night)
     at = {"started": night.started_at, "id": night.id, "each_side": each_side}
     return (list(reversed(db.session.scalars(newer, at).all()))
             + list(db.session.scalars(older, at)))
 
 
+ROW = (Night.id, Night.started_at, Night.name, Night.notes)  # a night as pages show it
+_ROW = select(*ROW).where(Night.id == bindparam("id"))
+
+
+def night_row(night_id: int):
+    """Return a night as plain columns (ROW), or None: a page that only shows it needs no
+    object of the session."""
+    return db.session.connection().execute(_ROW, {"id": night_id}).first()
+
+
+def neighbour_rows(night, each_side: int = 3) -> list:
+    """Return `neighbours` of a night (a ROW) as plain columns (ROW), newest first."""
+    newer, older = _neighbours(*ROW)
+    at = {"started": night.started_at, "id": night.id, "each_side": each_side}
+    run = db.session.connection().execute
+    return list(reversed(run(newer, at).all())) + run(older, at).all()
+
+
 @cache
-def _neighbours():
+def _neighbours(*columns):
     """Return the statements finding the nights after and before one (built once)."""
     started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
-    newer = (select(Night).where(_shown(), Night.id != night_id, or_(
+    newer = (select(*columns).where(_shown(), Night.id != night_id, or_(
         Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
         .order_by(Night.started_at, Night.id).limit(limit))
-    older = (select(Night).where(_shown(), Night.id != night_id, or_(
+    older = (select(*columns).where(_shown(), Night.id != night_id, or_(
         Night.started_at < started, (Night.started_at == started) & (Night.id < night_id)))
         .order_by(Night.started_at.desc(), Night.id.desc()).limit(limit))
     return newer, older
+
+
+# Built once: the nights and the game are bound when it runs.
+_COUNTS = (select(Game.night_id, func.count(Game.id),
+                  func.sum(case((Game.id <= bindparam("game"), 1), else_=0)))
+           .where(Game.night_id.in_(bindparam("nights", expanding=True)))
+           .group_by(Game.night_id))
 
 
 def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, int]]:
@@ -153,12 +178,10 @@ def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, 
     no later than `game_id` (which game of its night that one is), in one grouped query."""
     if not night_ids:
         return {}
-    return {night_id: (games, int(before or 0)) for night_id, games, before in db.session.execute(
-        select(Game.night_id, func.count(Game.id), func.sum(case((Game.id <= game_id, 1), else_=0)))
-        .where(Game.night_id.in_(night_ids)).group_by(Game.night_id))}
+    return {night_id: (games, int(before or 0)) for night_id, games, before in
+            db.session.connection().execute(_COUNTS, {"nights": night_ids, "game": game_id})}
 
 
-@cache
 @cache
 def _shown():
     """Return the condition for a night to be listed: it holds a game, a name or notes
@@ -170,6 +193,19 @@ def _shown():
 def listed():
     """Return the query of the nights history lists, newest first (built once)."""
     return select(Night).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
+
+
+@cache
+def _listed_rows():
+    """Return the statement reading a page of `listed` as plain columns (built once)."""
+    return (select(*ROW).where(_shown()).order_by(Night.started_at.desc(), Night.id.desc())
+            .limit(bindparam("limit")).offset(bindparam("offset")))
+
+
+def listed_rows(limit: int, offset: int) -> list:
+    """Return a page of the nights history lists, newest first, as plain columns (ROW)."""
+    return db.session.connection().execute(
+        _listed_rows(), {"limit": limit, "offset": offset}).all()
 
 
 @cache

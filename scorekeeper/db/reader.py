@@ -196,18 +196,30 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     bound = {"ids": ids}
     games = session.execute(GAMES, bound).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in session.execute(SEATS, bound):
+    for game_id, player_id, name in session.execute(SEATS, bound).all():
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
+    # Rows fetched whole (.all()): a row at a time costs more than the rest of the reading.
+    # The hands, ints only, come as the driver's own tuples: no Row for each of thousands.
+    # A hand is a frozen value: one of each (cards, kings) serves every round that held it.
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
-    for round_id, game_id, player_id, cards, kings in session.execute(HANDS, bound):
-        hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
+    same: dict[tuple[int, int], rules.Hand] = {}
+    held = session.execute(HANDS, bound)
+    try:
+        held_rows = held.cursor.fetchall()
+    finally:
+        held.close()
+    for round_id, game_id, player_id, cards, kings in held_rows:
+        hand = same.get((cards, kings))
+        if hand is None:
+            hand = same[(cards, kings)] = rules.Hand(cards, kings)
+        hands[round_id][names[game_id][player_id]] = hand
     events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
-    for event_id, game_id, number, player_id, kind in session.execute(EVENTS, bound):
+    for event_id, game_id, number, player_id, kind in session.execute(EVENTS, bound).all():
         events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
     for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
-            ROUNDS_RECORDED if recorded else ROUNDS, bound):
+            ROUNDS_RECORDED if recorded else ROUNDS, bound).all():
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),

@@ -98,12 +98,13 @@ def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
              waiting: Sequence[rules.Event] = (),
-             result: rules.GameResult | None = None) -> int:
+             result: rules.GameResult | None = None, deleted: int | None | bool = True) -> int:
     """Store a checked game whole: seats, rounds with their events, the hand in progress,
     and its cached result (`result` when the caller has played it already); return its id.
 
     Written with a few statements of many rows each (no object per row): a restore adds
-    thousands of games this way.
+    thousands of games this way, and reads `highest_deleted()` once for all of them
+    (`deleted`; True: read it here).
     """
     ids = {name: player.id for name, player in zip(core.players, players)}
     created = created_at or table_time()
@@ -111,8 +112,9 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
     if night is not None and night.id is None:
         db.session.flush()  # a night just made: its id
     session = db.session
+    number = _new_game_id(highest_deleted() if deleted is True else deleted)
     game_id = session.execute(insert(Game).returning(Game.id), [{
-        **_new_game_id(), "variant": core.variant, "settings": dict(core.settings),
+        **number, "variant": core.variant, "settings": dict(core.settings),
         "ended": core.ended,
         "first_dealer_seat": core.players.index(core.first_dealer) if core.players else 0,
         "night_id": night.id if night is not None else None, "played_on": played_on,
@@ -332,20 +334,26 @@ def delete_game(game: Loaded) -> None:
     db.session.flush()
 
 
-def _new_game_id() -> dict[str, int]:
-    """Return the id to give a new game, where the database would give a deleted one's.
+def highest_deleted() -> int | None:
+    """Return the highest number a deleted game had, if it matters here (SQLite), else None.
 
     SQLite gives a table's highest id plus one, so deleting the newest game would hand its
     number, and an old link or QR code to it, to the next game; PostgreSQL's sequence never
-    goes back. On SQLite the next game takes one past the highest number ever given.
+    goes back.
     """
     if db.session.get_bind().dialect.name != "sqlite":
-        return {}
+        return None
     deleted = db.session.scalar(select(Setting.value).where(Setting.name == HIGHEST_GAME))
+    return None if deleted is None else int(deleted)
+
+
+def _new_game_id(deleted: int | None) -> dict[str, int]:
+    """Return the id to give a new game, where the database would give a deleted one's
+    (`deleted`: see `highest_deleted`): one past the highest number ever given."""
     if deleted is None:
         return {}
     highest = db.session.scalar(select(func.max(Game.id))) or 0
-    return {"id": max(highest, int(deleted)) + 1}
+    return {"id": max(highest, deleted) + 1}
 
 
 def _check_number(game: Loaded, number: int) -> None:

@@ -25,6 +25,7 @@ from ..db import nights as nights_
 from ..db.models import Game, Night, Player
 from ..db.nights import clean_text
 from ..db.players import clean_name, name_key
+from ..db.writer import highest_deleted
 from ..extensions import db
 from . import exchange, gamelog
 
@@ -231,8 +232,10 @@ def _add_roster(entries: list) -> dict[str, Player]:
     return players
 
 
-def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Player]) -> None:
-    """Check one game of the document with the rules and add it with its rounds and events."""
+def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Player],
+              deleted: int | None) -> None:
+    """Check one game of the document with the rules and add it with its rounds and events
+    (`deleted`: the highest number a deleted game had, read once for the restore)."""
     if not isinstance(raw, dict):
         raise Refused("a game must be an object", where)
     try:
@@ -257,7 +260,8 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
              created_at=created,
              recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
                           for i, when in enumerate(recorded)],
-             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")))
+             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
+             deleted=deleted)
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
@@ -374,6 +378,8 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     players = _add_roster(list(source.items("roster")))
     db.session.flush()
     games = nights = 0
+    # Read once: past the first game, the ids run on from it by themselves.
+    deleted = highest_deleted()
     for i, raw in enumerate(source.items("nights")):
         where = f"nights[{i}]"
         if not isinstance(raw, dict):
@@ -387,13 +393,13 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
         db.session.add(night)
         nights += 1
         for j, game in enumerate(_list(raw, "games", f"{where}.")):
-            _add_game(game, f"{where}.games[{j}]", night, players)
-            games += 1
+            _add_game(game, f"{where}.games[{j}]", night, players, deleted)
+            games, deleted = games + 1, None
         if nights % BATCH == 0:
             _let_go()
     for j, game in enumerate(source.items("games_without_night")):
-        _add_game(game, f"games_without_night[{j}]", None, players)
-        games += 1
+        _add_game(game, f"games_without_night[{j}]", None, players, deleted)
+        games, deleted = games + 1, None
         if games % BATCH == 0:
             _let_go()
     db.session.flush()

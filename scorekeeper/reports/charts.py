@@ -158,8 +158,9 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
         out.append(f'<line class="target" x1="{left:.1f}" y1="{py(target):.1f}" '
                    f'x2="{right:.1f}" y2="{py(target):.1f}" stroke-width="1.5" '
                    f'stroke-dasharray="6 5" opacity=".75"/>')
+    xs = [f"{px(i):.1f}" for i in range(count)]  # every series' points share their x
     for index, name in enumerate(names):
-        out.append(_line(series[name], index, name, px, py, count))
+        out.append(_line(series[name], index, name, xs, py, count))
     if target is not None:  # over the lines, so a line can never hide it
         text = (target_label if target_label is not None else
                 gettext("target %(target)s", target=_fmt(target)))
@@ -170,25 +171,26 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
     return Markup("".join(out))
 
 
-def _line(values: Sequence[float | None], index: int, name: str, px, py, count: int) -> str:
-    """Return one series as polylines broken at gaps, with a dot on each point."""
+def _line(values: Sequence[float | None], index: int, name: str, xs: Sequence[str], py,
+          count: int) -> str:
+    """Return one series as polylines broken at gaps, with a dot on each point (`xs`: each
+    point's x, written once for every series)."""
     dash = DASHES[index % len(DASHES)]
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-    runs: list[list[tuple[float, float]]] = [[]]
+    runs: list[list[tuple[str, str]]] = [[]]
     for i, value in enumerate(values):
         if value is None:
             runs.append([])
         else:
-            runs[-1].append((px(i), py(value)))
+            runs[-1].append((xs[i], f"{py(value):.1f}"))
     parts = [f'<g class="series {_series(index)}" data-name="{escape(name)}">']
     for run in filter(None, runs):
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
+        points = " ".join(f"{x},{y}" for x, y in run)
         parts.append(f'<polyline points="{points}" fill="none" '
                      f'stroke-width="3" stroke-linejoin="round" stroke-linecap="round"'
                      f'{dash_attr}/>')
         if count <= MARKERS_UP_TO or len(run) == 1:
-            parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5"/>'
-                         for x, y in run)
+            parts.extend(f'<circle cx="{x}" cy="{y}" r="3.5"/>' for x, y in run)
     parts.append("</g>")
     return "".join(parts)
 

@@ -159,6 +159,8 @@ def parse(doc: Any, check: bool = True) -> Parsed:
 
 def _seated(game: rules.Game, values: dict[str, Any]) -> dict[str, Any]:
     """Return a per-player object with every player as a key, in seating order."""
+    if len(values) == len(game.players) and tuple(values) == game.players:
+        return dict(values)  # the usual case, already whole and in order: copied in C
     return {name: values.get(name, 0) for name in game.players}
 
 

@@ -124,12 +124,13 @@ WINS = (select(Game.night_id, Player.name, func.count())
 def night_lines(shown: Sequence[Night]) -> list[NightLine]:
     """Return the lines of several nights in three grouped queries, whatever their size."""
     ids = {"nights": [night.id for night in shown]}
-    counts = {row[0]: row[1:] for row in db.session.connection().execute(GAME_COUNTS, ids)}
+    run = db.session.connection().execute
+    counts = {row[0]: row[1:] for row in run(GAME_COUNTS, ids).all()}
     players: dict[int, list[str]] = defaultdict(list)
-    for night_id, name in db.session.connection().execute(PLAYERS, ids):
+    for night_id, name in run(PLAYERS, ids).all():
         players[night_id].append(name)
     won: dict[int, Counter[str]] = defaultdict(Counter)
-    for night_id, name, count in db.session.connection().execute(WINS, ids):
+    for night_id, name, count in run(WINS, ids).all():
         won[night_id][name] = count
     lines = []
     for night in shown:

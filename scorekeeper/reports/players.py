@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
+from operator import itemgetter
 
 from flask_babel import gettext
 from sqlalchemy import bindparam, case, func, select
@@ -122,11 +123,13 @@ def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], .
 # player's id is bound when they run.
 PLAYER = bindparam("player")
 _WINS = func.sum(case((ResultSeat.won, 1), else_=0))
-RECORDS = (select(ResultSeat.player_id, func.count(), _WINS)
-           .where(ResultSeat.over.is_(True)).group_by(ResultSeat.player_id))
-BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, func.count(), _WINS)
+# Counted by won or not, as the indexes hold them, in their order: no sum to work out per
+# row (the roster's counts run over every finished seat).
+RECORDS = (select(ResultSeat.player_id, ResultSeat.won, func.count())
+           .where(ResultSeat.over.is_(True)).group_by(ResultSeat.player_id, ResultSeat.won))
+BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.count())
               .where(ResultSeat.player_id == PLAYER)
-              .group_by(ResultSeat.over, ResultSeat.variant))
+              .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
 FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
          .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
 # Per night (a game outside any night counts on its own day): games and wins, grouped
@@ -140,11 +143,15 @@ _PER_NIGHT = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
 NIGHTS = (select(_PER_NIGHT.c.night_id, _PER_NIGHT.c.alone, Night.started_at, Night.name,
                  _PER_NIGHT.c.games, _PER_NIGHT.c.wins)
           .outerjoin(Night, Night.id == _PER_NIGHT.c.night_id))
-# Finished games shared with each other player, and who finished ahead.
-VERSUS = (select(ResultPair.other_id, func.count(),
-                 func.sum(case((ResultPair.outcome > 0, 1), else_=0)),
-                 func.sum(case((ResultPair.outcome < 0, 1), else_=0)))
-          .where(ResultPair.player_id == PLAYER).group_by(ResultPair.other_id))
+# Finished games shared with each other player, counted by outcome (ahead 1, level 0,
+# behind -1) as the index holds them, in its order: no sum to work out per row. Their
+# names are joined on once the few rows are counted.
+_VERSUS = (select(ResultPair.other_id.label("other_id"), ResultPair.outcome.label("outcome"),
+                  func.count().label("games"))
+           .where(ResultPair.player_id == PLAYER)
+           .group_by(ResultPair.other_id, ResultPair.outcome).subquery())
+VERSUS = (select(_VERSUS.c.other_id, Player.name, _VERSUS.c.outcome, _VERSUS.c.games)
+          .join(Player, Player.id == _VERSUS.c.other_id))
 NAMES = select(Player.id, Player.name)
 
 
@@ -152,8 +159,18 @@ def records() -> dict[str, Record]:
     """Return every player's finished games and wins, by name."""
     run = db.session.connection().execute
     names = dict(run(NAMES).all())
-    return {names[player]: Record(int(played), int(wins or 0))
-            for player, played, wins in run(RECORDS).all()}
+    return {names[player]: record for player, record in records_by_id().items()}
+
+
+def records_by_id() -> dict[int, Record]:
+    """Return every player's finished games and wins, by id (the roster knows the names)."""
+    counted: dict[int, list[int]] = {}  # player: [played, wins]
+    for player, won, games in db.session.connection().execute(RECORDS).all():
+        counts = counted.setdefault(player, [0, 0])
+        counts[0] += games
+        if won:
+            counts[1] += games
+    return {player: Record(played, wins) for player, (played, wins) in counted.items()}
 
 
 def player_stats(player: Player) -> PlayerStats:
@@ -162,33 +179,57 @@ def player_stats(player: Player) -> PlayerStats:
     mine = {"player": player.id}
     run = db.session.connection().execute
     won, unfinished = {}, 0
-    for variant, over, games, wins in run(BY_VARIANT, mine).all():
+    for variant, over, winner, games in run(BY_VARIANT, mine).all():
         if over:
-            won[variant] = Record(int(games), int(wins or 0))
+            before = won.get(variant, Record())
+            won[variant] = Record(before.played + games, before.wins + (games if winner else 0))
         else:
-            unfinished += int(games)
+            unfinished += games
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = Record(sum(r.played for r in by_variant.values()),
                      sum(r.wins for r in by_variant.values()))
-    # Labelled once picked: a night's label (its date, in the page's language) is shown
-    # only for the best night.
-    nights = sorted(
-        (NightRecord(night_id, name or "", day_of(started, alone), int(games), int(wins or 0))
-         for night_id, alone, started, name, games, wins in run(NIGHTS, mine).all()),
-        key=lambda r: (r.played_on, r.night or 0))
-    best = best_night(nights)
-    if best is not None and not best.label:
-        best = replace(best, label=day(best.played_on))
-    names = dict(run(NAMES).all())
-    versus = [HeadToHead(names[other], int(games), int(ahead), int(behind),
-                         int(games) - int(ahead) - int(behind), other)
-              for other, games, ahead, behind in run(VERSUS, mine).all()]
+    nights, best, points = _nights(run(NIGHTS, mine).all())
+    shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
+    for other, name, outcome, games in run(VERSUS, mine).all():
+        counts = shared.setdefault(other, [name, 0, 0, 0])
+        counts[1] += games
+        if outcome:
+            counts[2 if outcome > 0 else 3] += games
+    versus = [HeadToHead(name, games, ahead, behind, games - ahead - behind, other)
+              for other, (name, games, ahead, behind) in shared.items()]
     return PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant, unfinished=unfinished,
         hands=Facts({fact: int(value) for fact, value in run(FACTS, mine).all()}),
-        nights=len(nights), best_night=best,
+        nights=nights, best_night=best,
         head_to_head=tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))),
-        form=sampled(form(nights)))
+        form=points)
+
+
+def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, float], ...]]:
+    """Return from the rows of NIGHTS how many nights, the best one and the chart's points:
+    what `best_night` and `sampled(form(...))` give, worked out on plain tuples, with a
+    record made only for the best night and a rate only for the nights charted."""
+    nights = sorted(((started.date() if type(started) is datetime  # the usual: no parsing
+                      else day_of(started, alone), night_id or 0, night_id, name, int(games),
+                      int(wins or 0)) for night_id, alone, started, name, games, wins in rows),
+                    key=itemgetter(0, 1))
+    played, won, best = [], [], None
+    games_so_far = wins_so_far = 0
+    for index, (_, _, _, _, games, wins) in enumerate(nights):
+        games_so_far += games
+        wins_so_far += wins
+        played.append(games_so_far)
+        won.append(wins_so_far)
+        if wins and (best is None or (wins, wins / games, index) > best):
+            best = (wins, wins / games, index)
+    record = None
+    if best is not None:
+        # Labelled once picked: a night's label (its date, in the page's language) is
+        # shown only for the best night.
+        played_on, _, night_id, name, games, wins = nights[best[2]]
+        record = NightRecord(night_id, name or day(played_on), played_on, games, wins)
+    points = tuple((nights[i][0], 100 * won[i] / played[i]) for i in spread(len(nights)))
+    return len(nights), record, points
 
 
 def day_of(started: datetime | str | None, alone: date | str | None) -> date:

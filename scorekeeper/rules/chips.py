@@ -74,8 +74,11 @@ class ChipsTable(Table):
         in_hand = self.in_hand()
         hands = check_hands(in_hand, rnd)
         winners = hand_winners(in_hand, rnd, hands)
-        before, first_player = dict(self.dealt if self.reset else self.stacks), self.first_player()
+        # Read, not copied: the hand's stacks are a copy of their own (open_hand), and
+        # self.stacks is replaced by them below, never changed in place.
+        before, first_player = self.dealt if self.reset else self.stacks, self.first_player()
         stacks, flows = self.open_hand(rnd.events)
+        # The whole pot is shared out: the shares add up to it.
         shares = settle(stacks, flows, hands, winners, self.players, self.dealer, self.settings)
         won = {name: shares.get(name, 0) for name in self.players}
         self.stacks = stacks
@@ -89,7 +92,7 @@ class ChipsTable(Table):
             self.out.update(busted)
         self.over = self.game_is_won()
         result = RoundResult(number, self.dealer, first_player, winners, scores, self.totals(),
-                             {"pot": pot_of(flows), "stacks": dict(stacks), "flows": flows,
+                             {"pot": sum(shares.values()), "stacks": dict(stacks), "flows": flows,
                               "busted": busted})
         if not self.over:
             self.dealer = left_of(self.players, self.dealer, self.out)
@@ -99,7 +102,8 @@ class ChipsTable(Table):
         """Tell whether the hand just played ended the game: a total at the target, or one
         player left holding chips when stacks carry over."""
         target = self.settings["target"]
-        if target is not None and max(self.totals().values()) >= target:
+        if target is not None and max((self.scores if self.reset else self.stacks).values()
+                                      ) >= target:
             return True
         return not self.reset and sum(1 for chips in self.stacks.values() if chips) <= 1
 

@@ -50,8 +50,9 @@ def check_events(events: Sequence[Event], players: Sequence[str], out: Collectio
 
 def pay(stacks: dict[str, int], flows: list[Flow], player: str, kind: str, owed: int) -> None:
     """Move what is owed from a stack into the pot; a short stack pays all it has."""
-    paid = min(owed, stacks[player])
-    stacks[player] -= paid
+    have = stacks[player]
+    paid = owed if owed < have else have
+    stacks[player] = have - paid
     flows.append({"player": player, "kind": kind, "chips": paid, "owed": owed})
 
 
@@ -59,8 +60,12 @@ def ante_and_events(stacks: dict[str, int], in_hand: Sequence[str], events: Sequ
                     settings: Mapping[str, Any]) -> list[Flow]:
     """Take every ante, then each event's chips in the order they happened."""
     flows: list[Flow] = []
-    for name in in_hand:
-        pay(stacks, flows, name, "ante", settings["ante"])
+    ante = settings["ante"]
+    for name in in_hand:  # pay(), written out: every hand of every replay antes
+        have = stacks[name]
+        paid = ante if ante < have else have
+        stacks[name] = have - paid
+        flows.append({"player": name, "kind": "ante", "chips": paid, "owed": ante})
     for event in events:
         pay(stacks, flows, event.player, event.kind, settings[EVENT_SETTINGS[event.kind]])
     return flows
@@ -79,6 +84,8 @@ def pot_of(flows: Sequence[Flow]) -> int:
 
 def payout_order(winners: Sequence[str], seating: Sequence[str], dealer: str) -> list[str]:
     """Return the hand's winners in seat order starting left of the dealer."""
+    if len(winners) == 1:  # the usual hand: one went out
+        return list(winners)
     start = seating.index(dealer) + 1
     return sorted(winners, key=lambda name: (seating.index(name) - start) % len(seating))
 
@@ -98,7 +105,8 @@ def settle(stacks: dict[str, int], flows: list[Flow], hands: Mapping[str, Hand],
     for name, hand in hands.items():
         if name not in winners:
             pay(stacks, flows, name, "cards", cards_owed(hand, settings))
-    shares = split_pot(pot_of(flows), winners, seating, dealer)
+    # Nothing is paid out yet: every flow so far is paid in.
+    shares = split_pot(sum(flow["chips"] for flow in flows), winners, seating, dealer)
     for name, chips in shares.items():
         stacks[name] += chips
         flows.append({"player": name, "kind": "pot", "chips": chips})

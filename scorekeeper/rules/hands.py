@@ -24,18 +24,27 @@ def check_hands(players: Sequence[str], rnd: Round) -> dict[str, Hand]:
                             name=repr(name))
     hands: dict[str, Hand] = {}
     went_out = rnd.went_out
+    given = rnd.hands
+    kings = cards = 0
     for name in players:
-        hand = rnd.hands.get(name)
+        hand = given.get(name)
         # The usual hand passes one cheap test; anything else goes through the checks that
         # name what is wrong (a replay checks every stored hand, so this is worth having).
-        if (hand is not None and type(hand.cards) is int and type(hand.kings) is int
-                and 0 <= hand.kings <= min(hand.cards, DECK_KINGS)
-                and (name == went_out) == (hand.cards == 0)):
-            hands[name] = hand
-        else:
-            hands[name] = _check_hand(name, hand, went_out)
-    _check_deck(players, hands)
+        if hand is None:
+            hand = _EMPTY if name == went_out else _check_hand(name, hand, went_out)
+        elif not (type(hand.cards) is int and type(hand.kings) is int
+                  and 0 <= hand.kings <= hand.cards and hand.kings <= DECK_KINGS
+                  and (name == went_out) == (hand.cards == 0)):
+            hand = _check_hand(name, hand, went_out)
+        hands[name] = hand
+        kings += hand.kings
+        cards += hand.cards
+    if kings > DECK_KINGS or cards > DECK_CARDS:
+        _check_deck(players, hands)  # names the hand where the deck runs out
     return hands
+
+
+_EMPTY = Hand(0, 0)  # the hand of whoever went out, when none was given
 
 
 def _check_hand(name: str, hand: Hand | None, went_out: str | None) -> Hand:

@@ -59,7 +59,8 @@ class PenaltyTable(Table):
             self.running[name] += scores[name]
         result = RoundResult(number, self.dealer, self.first_player(), winners, scores,
                              dict(self.running))
-        self.over = any(crossed(total, self.settings) for total in self.running.values())
+        # The highest total is the first to get there.
+        self.over = crossed(max(self.running.values(), default=0), self.settings)
         self.dealer = left_of(self.players, self.dealer)
         return result
 

@@ -10,6 +10,8 @@ from .base import RuleError
 def left_of(players: Sequence[str], seat_player: str, out: Collection[str] = ()) -> str:
     """Return the next player still in the game to the left (clockwise) of `seat_player`."""
     start = players.index(seat_player)
+    if not out:  # everyone still in: the next seat
+        return players[(start + 1) % len(players)]
     for step in range(1, len(players) + 1):
         candidate = players[(start + step) % len(players)]
         if candidate not in out:

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
 from flask_babel import gettext
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.exceptions import BadRequest
 
 from .. import variants
@@ -97,21 +97,40 @@ def game_or_404(game_id: int) -> Loaded:
 
 @dataclass(frozen=True)
 class HandRow:
-    """The words and link of one row of the hand-by-hand table."""
+    """The words, link and cells of one row of the hand-by-hand table."""
 
     dealt: str  # "Ann dealt"
     edit: str  # "Edit hand 3"
     href: str  # where ✎ opens it for correction
+    cells: Markup = Markup("")  # a cell per player: ★ or the hand's score, then the total
+
+
+_ANY = 2**31 - 1  # a hand number no game reaches, put in a link to be replaced
 
 
 def hand_rows(game: Loaded, word: str) -> dict[int, HandRow]:
-    """Return each round's row words and link, by number: the sentences are looked up in
-    the catalogue once for the page, not twice for every row."""
+    """Return each round's row words, link and cells, by number: the sentences are looked
+    up in the catalogue once for the page, not twice for every row, the link is built once
+    and given each number, and the cells are written here rather than by the template."""
     dealt, edit = gettext("%(name)s dealt"), gettext("Edit %(round)s %(number)s")
+    before, _, after = url_for("hands.edit", game_id=game.id, number=_ANY).rpartition(str(_ANY))
+    players = game.players
     return {r.number: HandRow(dealt % {"name": r.dealer},
                               edit % {"round": word, "number": r.number},
-                              url_for("hands.edit", game_id=game.id, number=r.number))
+                              f"{before}{r.number}{after}", _cells(players, r))
             for r in game.result.rounds}
+
+
+def _cells(players: tuple[str, ...], done) -> Markup:
+    """Return a round's cells as the shared hand-by-hand table shows them, a line each: ★
+    for a winner of the hand, else the hand's score, then the running total."""
+    winners, scores, totals = done.hand_winners, done.scores, done.totals
+    return Markup("".join(
+        '\n        <td class="won"><span class="score">★</span> <span class="running">'
+        f'{escape(totals.get(name, ""))}</span></td>' if name in winners else
+        f'\n        <td><span class="score">{escape(scores.get(name, ""))}</span> '
+        f'<span class="running">{escape(totals.get(name, ""))}</span></td>'
+        for name in players))
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:

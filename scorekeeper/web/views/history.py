@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import groupby
 from types import SimpleNamespace
 
@@ -15,8 +16,9 @@ from ...db import Loaded, nights
 from ...db.models import Night
 from ...extensions import db
 from ...reports import csv_export, history, story
-from ...words import capital, reason
+from ...words import capital, day, reason
 from ...words import month as month_of
+from ..bidi import bdi
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..pages import expired, game_or_404, game_view, refusal
 
@@ -45,17 +47,49 @@ def _listing(page: int) -> Markup | None:
     years, total = nights.year_pages(PER_PAGE)
     if not 1 <= page <= max(1, -(-total // PER_PAGE)):
         return None
-    found = db.paginate(nights.listed(), page=page, per_page=PER_PAGE, error_out=False,
-                        count=False)
-    found.total = total  # the years' counts add up to it: no second count of every night
-    summaries = history.night_lines(found.items)
+    # Read as plain rows; the years' counts add up to the total: no second count of
+    # every night. The pages as Flask-SQLAlchemy's Pagination would count them.
+    shown = nights.listed_rows(PER_PAGE, (page - 1) * PER_PAGE)
+    summaries = _listed(history.night_lines(shown))
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: month_of(s.night.started_at))]
-    pages = SimpleNamespace(page=found.page, pages=found.pages, total=total,
-                            has_prev=found.has_prev, prev_num=found.prev_num,
-                            has_next=found.has_next, next_num=found.next_num)
+    last = -(-total // PER_PAGE)
+    pages = SimpleNamespace(page=page, pages=last, total=total,
+                            has_prev=page > 1, prev_num=page - 1 if page > 1 else None,
+                            has_next=page < last, next_num=page + 1 if page < last else None)
     return Markup(render_template("history/_listing.html", pages=pages, months=months,
                                   years=years))
+
+
+@dataclass(frozen=True)
+class ListedNight:
+    """A line of the list of nights with its link and words worked out for the page."""
+
+    night: history.NightRow
+    href: str
+    day: str  # "Sat 21 Nov 2026"
+    players: Markup  # "Ann · Ben · Cy", each isolated, or "No games"
+    games: int
+    wins: Markup  # "<b>Ann</b> ×2, <b>Ben</b>", most first
+    unfinished: int
+    broken: int
+
+
+_ANY = 2**31 - 1  # an id no night has, put in a link to be replaced
+
+
+def _listed(lines: Sequence[history.NightLine]) -> list[ListedNight]:
+    """Return the lines of a page of nights as the list shows them: the link built once
+    and given each night's id, the names isolated and joined here, not by the template."""
+    before, _, after = url_for("history.night", night_id=_ANY).rpartition(str(_ANY))
+    nobody = Markup(gettext("No games")) % {}  # as the template's _() says it
+    # Joined as plain text: each name is escaped (and isolated) by bdi already.
+    return [ListedNight(
+        line.night, f"{before}{line.night.id}{after}", day(line.night.started_at),
+        Markup(" · ".join(map(bdi, line.players))) if line.players else nobody, line.games,
+        Markup(", ".join(f"<b>{bdi(name)}</b> ×{count}" if count > 1 else f"<b>{bdi(name)}</b>"
+                         for name, count in line.wins)),
+        line.unfinished, line.broken) for line in lines]
 
 
 def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
@@ -109,12 +143,14 @@ def _offered(night: Night | None) -> list[history.NightRow]:
 
 def _whereabouts(game: Loaded) -> dict:
     """Read the game's night, the nights it may move to with their game counts, and which
-    game of its night it is."""
-    night_ = db.session.get(Night, game.night_id) if game.night_id else None
-    offered = _offered(night_)
+    game of its night it is (as plain rows: nothing here is changed)."""
+    row = nights.night_row(game.night_id) if game.night_id else None
+    night_ = history.NightRow(*row) if row else None
+    offered = ([history.NightRow(*other) for other in nights.neighbour_rows(night_)]
+               if night_ else [])
     shown = [other.id for other in offered] + ([night_.id] if night_ else [])
     counts = nights.game_counts(shown, game.id)  # theirs, and this game's place in its own
-    return {"night": night_ and history.NightRow.of(night_),
+    return {"night": night_,
             "night_label": history.label(night_) if night_ else None,
             "number": counts[night_.id][1] if night_ else None, "neighbours": offered,
             "counts": {night_id: games for night_id, (games, _) in counts.items()}}
@@ -151,7 +187,11 @@ def move(game_id: int):
         abort(404)
     except rules.RuleError as error:
         return _game_page(game_or_404(game_id), form, refusal(error))
-    flash(gettext("Game moved to %(night)s.", night=history.label(db.session.get(Night, night_id))))
+    # Said as the form offered it: the night chosen, or the new one, which begins when the
+    # game did; the night is not read again.
+    label = (day(nights.started_at(found)) if form.night.data == "new"
+             else dict(form.night.choices)[form.night.data])
+    flash(gettext("Game moved to %(night)s.", night=label))
     return redirect(url_for("history.night", night_id=night_id))
 
 

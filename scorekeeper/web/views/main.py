@@ -1,5 +1,7 @@
 """Home: the game in progress, a new game, recent games."""
 
+from dataclasses import dataclass
+
 from flask import (
     Blueprint,
     current_app,
@@ -9,7 +11,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from sqlalchemy import select
@@ -19,7 +21,8 @@ from ...db import Unreadable, read_game, read_games
 from ...db.models import Game, GameResult
 from ...extensions import db
 from ...reports import history
-from ...words import N_, language, reason
+from ...words import N_, day, language, reason
+from ..bidi import bdi_join
 from ..forms import HandForm
 
 bp = Blueprint("main", __name__)
@@ -50,7 +53,37 @@ def _home() -> dict:
     in_progress = [(loaded[i], variants.get(loaded[i].variant)) for i in going
                    if i in loaded and loaded[i].readable]
     return {"games": Markup(render_template("_home_games.html", in_progress=in_progress,
-                                            recent=recent, broken=broken))}
+                                            recent=_recent(recent), broken=broken))}
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    """A line of home's recent games with its link and words worked out for the page."""
+
+    href: str
+    won: Markup  # "Ann & Ben won", the names isolated
+    label: str  # the variant's name
+    players: str  # "5 players"
+    day: str  # "Sat 21 Nov 2026"
+
+
+_ANY = 2**31 - 1  # an id no game has, put in a link to be replaced
+
+
+def _recent(games: list) -> list[RecentGame]:
+    """Return the recent games as home lists them: the link built once and given each id,
+    the sentences looked up once for the page (as the template's _() says them)."""
+    if not games:
+        return []
+    before, _, after = url_for("games.scoreboard", game_id=_ANY).rpartition(str(_ANY))
+    say = get_translations()
+    won = Markup(say.ugettext("%(names)s won"))
+    return [RecentGame(f"{before}{game.id}{after}",
+                       won % {"names": bdi_join(game.winners, " & ")}, home.label,
+                       Markup(say.ungettext("%(num)d player", "%(num)d players",
+                                            len(game.players))) % {"num": len(game.players)},
+                       day(game.played_on))
+            for game, home in games]
 
 
 @bp.route("/watch")

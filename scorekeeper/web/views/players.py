@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_babel import gettext, ngettext
+from flask_babel import get_translations, gettext, ngettext
 from markupsafe import Markup
 
 from ... import play, rules
@@ -25,9 +29,43 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def list_players():
     """List everyone on the roster with their finished games and wins."""
     listed = Markup(render_template(
-        "players/_roster_list.html", players=stored.roster(), record=roster.records(),
+        "players/_roster_list.html", players=stored.roster(), record=roster.records_by_id(),
         empty=roster.Record()))
     return render_template("players/roster.html", listed=listed)
+
+
+@dataclass(frozen=True)
+class VersusRow:
+    """One line of head-to-head as the page shows it: its link, words and bar."""
+
+    href: str
+    other: Markup  # the other player's name, isolated where it needs it
+    games: Markup  # "12 games"
+    ahead: int
+    level: int
+    behind: int
+    ahead_said: Markup  # "Ann ahead 5"
+    level_said: Markup  # "level 2"
+    behind_said: Markup  # "behind 5"
+
+
+def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
+    """Return the head-to-head lines, their words looked up once for the page (as the
+    template's _() would say them: the sentence as markup, its values escaped)."""
+    if not figures.head_to_head:
+        return []
+    say = get_translations()
+    name = bdi(player.name)
+    ahead = Markup(say.ugettext("%(name)s ahead %(num)s"))
+    level = Markup(say.ugettext("level %(num)s"))
+    behind = Markup(say.ugettext("behind %(num)s"))
+    return [VersusRow(url_for("players.player", player_id=row.other_id), bdi(row.other),
+                      Markup(say.ungettext("%(num)d game", "%(num)d games", row.games))
+                      % {"num": row.games},
+                      row.ahead, row.level, row.behind,
+                      ahead % {"name": name, "num": row.ahead}, level % {"num": row.level},
+                      behind % {"num": row.behind})
+            for row in figures.head_to_head]
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
@@ -36,16 +74,14 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
-        merge_candidates=others), 422 if error else 200
+        versus=versus_rows(player, figures), merge_candidates=others), 422 if error else 200
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:
     """Return the player's win rate after each night as an SVG line chart."""
     if len(points) < 2:
         return None
-    # A date under the first point of each month only, so the axis stays readable.
-    days = [short_month(day) if len(points) > 24 else day_and_month(day) for day, _ in points]
-    labels = [day if i == 0 or day != days[i - 1] else "" for i, day in enumerate(days)]
+    labels = _Labels([day for day, _ in points])
     rates = [round(rate, 1) for _, rate in points]
     return line_chart({gettext("Win rate %"): rates}, 100, labels=labels,
                       title=gettext("%(name)s's win rate", name=name),
@@ -56,6 +92,26 @@ def _chart(points, name: str, nights: int) -> Markup | None:
                       x_label=gettext("game nights, oldest first"),
                       target_label=gettext("won every game"),
                       chart_id="form-chart")
+
+
+class _Labels(Sequence):
+    """The chart's labels under its points: a date under the first point of each month
+    only, so the axis stays readable. Worked out as the chart asks for one: it shows a
+    few of a hundred."""
+
+    def __init__(self, days: list[date]):
+        self.days = days
+        self.say = short_month if len(days) > 24 else day_and_month
+
+    def __len__(self) -> int:
+        return len(self.days)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = range(len(self.days))[i]  # a negative index counts from the end; past it: IndexError
+        said = self.say(self.days[i])
+        return said if i == 0 or said != self.say(self.days[i - 1]) else ""
 
 
 @bp.route("/")

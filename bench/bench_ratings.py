@@ -112,6 +112,11 @@ def main() -> None:
         reopen = timed(lambda: play.set_ended(oldest, False))
         end = timed(lambda: play.set_ended(oldest, True))
         assert ratings.check() == []
+        reads = {label: min(timed(read) for _ in range(20)) for label, read in (
+            ("the roster's ratings (penalty)", lambda: ratings.roster("penalty")),
+            ("a player's line (penalty, ~500 games)", lambda: ratings.player_line(1, "penalty")),
+            ("a player's line in one season", lambda: ratings.player_line(1, "penalty", "2020")),
+            ("a game's changes", lambda: ratings.game_changes(oldest)))}
     ms = 1000
     load = open("/proc/loadavg").read().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"(load average at the end: {load})")
@@ -125,6 +130,8 @@ def main() -> None:
           f"{statistics.median(corrections) * ms:6.1f} ms  (fastest "
           f"{min(corrections) * ms:.1f} ms; {again:,} games of its variant rated again)")
     print(f"reopening the oldest game, ending it:   {reopen * ms:6.1f} ms, {end * ms:.1f} ms")
+    for label, took in reads.items():
+        print(f"read: {label + ' (fastest of 20)':38} {took * ms:6.1f} ms")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, func, insert, select, tuple_
+from sqlalchemy import delete, func, insert, select, tuple_
 
 from ..db.models import Game, Player, RatingStep, ResultSeat, Season
 from ..extensions import db
@@ -175,21 +175,28 @@ def _steps(games: Iterable[Finished], states: dict[int, State],
     return rows
 
 
-def _latest(variant: str, player_ids: Sequence[int] | None = None,
-            season: str | None = None):
-    """Return the query of every player's latest step in a variant (their most games): of
-    these players only, or of that season only, if asked."""
-    most = (select(RatingStep.player_id, func.max(RatingStep.games).label("games"))
+def _latest(session, variant: str, player_ids: Sequence[int] | None = None,
+            season: str | None = None, named: bool = False) -> list:
+    """Return every player's latest step in a variant (their most games), with their name if
+    `named`: of these players only, or of that season only, if asked.
+
+    Two queries: the most games of each player, counted from the roster index alone, then
+    those steps by (player, games); joined in one, SQLite would read every step of the variant.
+    """
+    most = (select(RatingStep.player_id, func.max(RatingStep.games))
             .where(RatingStep.variant == variant).group_by(RatingStep.player_id))
     if player_ids is not None:
         most = most.where(RatingStep.player_id.in_(player_ids))
     if season is not None:
         most = most.where(RatingStep.season == season)
-    most = most.subquery()
-    return (select(*STEP.c)
-            .join(most, and_(RatingStep.player_id == most.c.player_id,
-                             RatingStep.games == most.c.games))
-            .where(RatingStep.variant == variant))
+    pairs = [tuple(row) for row in session.execute(most)]
+    if not pairs:
+        return []
+    query = select(*STEP.c).where(RatingStep.variant == variant,
+                                  tuple_(RatingStep.player_id, RatingStep.games).in_(pairs))
+    if named:
+        query = query.add_columns(Player.name).join(Player, Player.id == RatingStep.player_id)
+    return session.execute(query).all()
 
 
 def _recompute(session, variant: str, since: Key) -> int:
@@ -202,7 +209,7 @@ def _recompute(session, variant: str, since: Key) -> int:
         return 0
     players = sorted({player_id for game in games for player_id, _ in game.places})
     states = {step.player_id: State(step.mu_after, step.sigma_after, step.games, step.season)
-              for step in session.execute(_latest(variant, players))}
+              for step in _latest(session, variant, players)}
     rows = _steps(games, states, _seasons(session))
     session.execute(insert(STEP), rows)
     return len(games)
@@ -334,8 +341,7 @@ NAMED = (Player, Player.id == RatingStep.player_id)  # a step's player, for thei
 def roster(variant: str, season: str | None = None) -> list[Rating]:
     """Return every player's latest rating in a variant, best first (provisional ones after
     the others); with `season`, as each stood after their last game of that season."""
-    rows = db.session.execute(_latest(variant, season=season).add_columns(Player.name)
-                              .join(*NAMED))
+    rows = _latest(db.session, variant, season=season, named=True)
     return sorted((_rating(row) for row in rows),
                   key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
 

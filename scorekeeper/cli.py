@@ -11,7 +11,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from . import play, rules
 from .db import read_game, results
-from .reports import backup, exchange
+from .reports import backup, exchange, ratings
 from .web import passcode
 
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
@@ -74,13 +74,15 @@ def restore_command(file) -> None:
     click.echo(f"restored {backup.summary(counts)}")
 
 
-results_cli = AppGroup("results", help="The cache of each game's result: check or rebuild it.")
+results_cli = AppGroup("results", help="The cache of each game's result, and the ratings "
+                       "computed from it: check or rebuild them.")
 
 
 @results_cli.command("check")
 def check_command() -> None:
-    """Recompute every game and report any difference from the cache (exit 1 if one)."""
-    differences = results.check()
+    """Recompute every game and its ratings; report any difference from what is kept (exit 1
+    if one)."""
+    differences = results.check() + ratings.check()
     for line in differences:
         click.echo(line)
     if differences:
@@ -91,7 +93,7 @@ def check_command() -> None:
 
 @results_cli.command("rebuild")
 def rebuild_command() -> None:
-    """Fill the cache again from what was entered."""
+    """Fill the cache, then the ratings, again from what was entered."""
     count = _write(play.rebuild_results, "rebuilt")
     click.echo(f"rebuilt the results of {count} game{'' if count == 1 else 's'}")
 

@@ -21,7 +21,7 @@ from . import rules, variants
 from .db import Loaded, lock, locks, nights, parts, players, read_game, results, touch, writer
 from .db.models import Game, Night, Player
 from .extensions import db
-from .reports import backup, exchange, gamelog
+from .reports import backup, exchange, gamelog, ratings
 from .rules.base import check_int
 from .rules.parts import NOBODY, Gathered, Part, gather_deal, gather_hand
 from .words import capital, reason
@@ -46,7 +46,8 @@ def changing(*game_ids: int) -> Iterator[None]:
     (nothing written) if anything is raised."""
     lock(*game_ids)
     try:
-        yield
+        with ratings.following(game_ids):  # the games' ratings kept right, in the same commit
+            yield
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -284,6 +285,7 @@ def import_game(parsed: gamelog.Parsed) -> int:
     """Add a checked game log (read before the lock) as a new game; return its id."""
     with changing():
         game_id = exchange.store(parsed).id
+        ratings.after_change([game_id])
     return game_id
 
 
@@ -291,13 +293,16 @@ def restore(file: IO[bytes]) -> dict[str, int]:
     """Rebuild a backup into the empty database; return what it held, counted."""
     with changing():
         counts = backup.restore_file(file)
+        ratings.rebuild()
     return counts
 
 
 def rebuild_results() -> int:
-    """Fill the results cache again from what was entered; return how many games."""
+    """Fill the results cache, then the ratings, again from what was entered; return how
+    many games."""
     with changing():
         count = results.rebuild()
+        ratings.rebuild()
     return count
 
 

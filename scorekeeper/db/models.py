@@ -55,6 +55,8 @@ class Game(db.Model):
                                                  index=True)
     # One more with every change, so a phone can ask "anything new since version V?".
     version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The order games are rated in, by variant: a correction rates the games after it again.
+    __table_args__ = (Index("ix_game_order", "variant", "played_on", "created_at", "id"),)
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(
@@ -239,6 +241,50 @@ class ResultFact(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     fact: Mapped[str] = mapped_column(String(40))
     value: Mapped[int]
+
+
+class Season(db.Model):
+    """A season the table named itself (a league, a summer), from its first day to its last,
+    both counted. A day in no named season is in its calendar year's season."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    first_day: Mapped[date]
+    last_day: Mapped[date]
+
+
+class RatingStep(db.Model):
+    """One player's skill rating before and after one finished game of a variant.
+
+    Derived, never the truth: computed from the finishing order of every finished game of the
+    variant, in the order the games were played (played_on, created_at, game id), and kept
+    with every change (`reports.ratings`); `results check` compares them with a fresh
+    computation and `results rebuild` fills them again. `played_on` and `created_at` are the
+    game's, so a variant's steps are put in order from this table alone.
+    """
+
+    __tablename__ = "rating_step"
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "player_id"),
+        # A player's line over time in a variant: their steps in the order played.
+        Index("ix_rating_step_line", "player_id", "variant", "games"),
+        # The roster: every player's latest step in a variant (the most games).
+        Index("ix_rating_step_roster", "variant", "player_id", "games"),
+        # A variant's steps from a game onward: what a correction recomputes.
+        Index("ix_rating_step_order", "variant", "played_on", "created_at", "game_id"),
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    variant: Mapped[str] = mapped_column(String(20))
+    played_on: Mapped[date]
+    created_at: Mapped[datetime]
+    season: Mapped[str] = mapped_column(String(40))  # the name of the game's season
+    place: Mapped[int]  # 1 for the winner; tied players share a place
+    games: Mapped[int]  # the player's finished games of this variant so far, this one counted
+    mu_before: Mapped[float]  # the rating this game was played from (widened at a new season)
+    sigma_before: Mapped[float]
+    mu_after: Mapped[float]
+    sigma_after: Mapped[float]
 
 
 class Setting(db.Model):

@@ -1,0 +1,409 @@
+"""Skill ratings per variant: who tends to finish ahead of whom, from every finished game.
+
+Each finished game of a variant is a free-for-all: its finishing order (tied players share a
+place) updates every player's rating with OpenSkill's Plackett-Luce model, a rating being
+a skill estimate `mu` and its uncertainty `sigma`. Games count in the order they were
+played (their day, then when they were started, then their number), whatever order they
+were entered or corrected in, so the same games always give the same ratings.
+
+The ratings are derived data, kept in `rating_step` (one row a player a finished game) in the
+same transaction as every change to a game: `following(game_ids)` wraps a change, and
+recomputes a variant from the first game whose finishing order changed (a hand just recorded
+that ends the newest game: one step; a correction of an old game: every game after it).
+`check` compares the table with a fresh computation and `rebuild` fills it again.
+
+What a page shows is `figure`: a cautious number (1000 + 40 x (mu - 3 sigma)) that rises as
+a player wins and as the app grows sure of them; provisional until their tenth game of the
+variant. At a player's first game of a new season their sigma widens a little (`SEASON_TAU`):
+the rating is not reset, but a season's first games can move it more. See docs/ratings.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, func, insert, select, tuple_
+
+from ..db.models import Game, Player, RatingStep, ResultSeat, Season
+from ..extensions import db
+
+# OpenSkill's defaults: a newcomer is mu 25, sigma 25/3; beta 25/6 is how far a game's luck
+# spreads the result; every game widens sigma by tau 25/300 before it counts, so a rating
+# never freezes.
+MODEL = PlackettLuce()
+SEASON_TAU = 25 / 24  # added (in quadrature) to sigma at a player's first game of a season
+PROVISIONAL = 10  # a rating is provisional until this many games of its variant
+BASE, SCALE = 1000, 40  # the figure shown: BASE + SCALE x (mu - 3 sigma), a newcomer 1000
+
+STEP = RatingStep.__table__  # written and read as rows: no object per step in the session
+Key = tuple[date, datetime, int]  # where a game comes in the order: day, started, number
+
+
+def figure(mu: float, sigma: float) -> int:
+    """Return the number a page shows for a rating: cautious (mu - 3 sigma, what the player
+    is very likely better than), scaled so that a newcomer starts at 1000."""
+    return round(BASE + SCALE * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True)
+class NamedSeason:
+    """A season the table named, from its first day to its last, both counted."""
+
+    name: str
+    first_day: date
+    last_day: date
+
+
+def season_of(day: date, named: Sequence[NamedSeason] = ()) -> str:
+    """Return the name of the season a day falls in: a named season that holds it (of two
+    that overlap, the one that began later, then the later named in the list), else its
+    calendar year ("2026")."""
+    holding = [(season.first_day, index, season.name) for index, season in enumerate(named)
+               if season.first_day <= day <= season.last_day]
+    return max(holding)[2] if holding else str(day.year)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a rating reads of a finished game: its variant, its place in the order, and each
+    player's place (1 for the winner, tied players sharing one)."""
+
+    game_id: int
+    variant: str
+    played_on: date
+    created_at: datetime
+    places: tuple[tuple[int, int], ...]  # (player id, place), by player id
+
+    @property
+    def key(self) -> Key:
+        return (self.played_on, self.created_at, self.game_id)
+
+
+@dataclass(frozen=True)
+class State:
+    """A player's rating in a variant after their latest game so far."""
+
+    mu: float
+    sigma: float
+    games: int
+    season: str
+
+
+def _places(standings: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """Return each player's place from the standings (lower is better, equal is a tie)."""
+    return tuple((player, 1 + sum(other < mine for other in standings.values()))
+                 for player, mine in sorted(standings.items()))
+
+
+def _finished(session, *, game_ids: Sequence[int] | None = None, variant: str | None = None,
+              since: Key | None = None) -> list[Finished]:
+    """Return the finished games asked for (these ids, or a variant's from a point on), in
+    the order they count, from the results cache."""
+    # From the game table (its ix_game_order index): a variant's games from a point on.
+    query = (select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.standing,
+                    Game.variant, Game.played_on, Game.created_at)
+             .select_from(Game).join(ResultSeat, ResultSeat.game_id == Game.id)
+             .where(ResultSeat.over))
+    if game_ids is not None:
+        query = query.where(Game.id.in_(game_ids))
+    if variant is not None:
+        query = query.where(Game.variant == variant)
+    if since is not None:
+        query = query.where(tuple_(Game.played_on, Game.created_at, Game.id) >= since)
+    games: dict[int, tuple] = {}
+    standings: dict[int, dict[int, int]] = {}
+    for game_id, player_id, standing, kind, played_on, created_at in session.execute(query):
+        games[game_id] = (kind, played_on, created_at)
+        standings.setdefault(game_id, {})[player_id] = standing
+    found = [Finished(game_id, kind, played_on, created_at, _places(standings[game_id]))
+             for game_id, (kind, played_on, created_at) in games.items()
+             if len(standings[game_id]) > 1]
+    return sorted(found, key=lambda game: game.key)
+
+
+def _stored(session, game_ids: Sequence[int]) -> dict[int, Finished]:
+    """Return what the stored steps of these games were computed from."""
+    rows: dict[int, list] = {}
+    for row in session.execute(select(RatingStep.game_id, RatingStep.player_id,
+                                      RatingStep.place, RatingStep.variant,
+                                      RatingStep.played_on, RatingStep.created_at)
+                               .where(RatingStep.game_id.in_(game_ids))):
+        rows.setdefault(row.game_id, []).append(row)
+    return {game_id: Finished(game_id, found[0].variant, found[0].played_on,
+                              found[0].created_at,
+                              tuple(sorted((row.player_id, row.place) for row in found)))
+            for game_id, found in rows.items()}
+
+
+def _seasons(session) -> list[NamedSeason]:
+    return [NamedSeason(*row) for row in session.execute(
+        select(Season.name, Season.first_day, Season.last_day).order_by(Season.id))]
+
+
+def _steps(games: Iterable[Finished], states: dict[int, State],
+           named: Sequence[NamedSeason]) -> list[dict]:
+    """Rate these games one after another from the players' states (updated in place);
+    return the step rows."""
+    rows = []
+    default = MODEL.sigma
+    for game in games:
+        season = season_of(game.played_on, named)
+        befores = []
+        for player_id, _ in game.places:
+            state = states.get(player_id)
+            if state is None:
+                befores.append((MODEL.mu, default, 0))
+                continue
+            sigma = state.sigma
+            if state.season != season:  # a new season: less sure of them, not reset
+                sigma = min(math.hypot(sigma, SEASON_TAU), default)
+            befores.append((state.mu, sigma, state.games))
+        rated = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in befores],
+                           ranks=[place for _, place in game.places])
+        for (player_id, place), (mu, sigma, games), [after] in zip(game.places, befores, rated):
+            states[player_id] = State(after.mu, after.sigma, games + 1, season)
+            rows.append({"game_id": game.game_id, "player_id": player_id,
+                         "variant": game.variant, "played_on": game.played_on,
+                         "created_at": game.created_at, "season": season, "place": place,
+                         "games": games + 1, "mu_before": mu, "sigma_before": sigma,
+                         "mu_after": after.mu, "sigma_after": after.sigma})
+    return rows
+
+
+def _latest(session, variant: str, player_ids: Sequence[int] | None = None,
+            season: str | None = None, named: bool = False) -> list:
+    """Return every player's latest step in a variant (their most games), with their name if
+    `named`: of these players only, or of that season only, if asked.
+
+    Two queries: the most games of each player, counted from the roster index alone, then
+    those steps by (player, games); joined in one, SQLite would read every step of the variant.
+    """
+    most = (select(RatingStep.player_id, func.max(RatingStep.games))
+            .where(RatingStep.variant == variant).group_by(RatingStep.player_id))
+    if player_ids is not None:
+        most = most.where(RatingStep.player_id.in_(player_ids))
+    if season is not None:
+        most = most.where(RatingStep.season == season)
+    pairs = [tuple(row) for row in session.execute(most)]
+    if not pairs:
+        return []
+    query = select(*STEP.c).where(RatingStep.variant == variant,
+                                  tuple_(RatingStep.player_id, RatingStep.games).in_(pairs))
+    if named:
+        query = query.add_columns(Player.name).join(Player, Player.id == RatingStep.player_id)
+    return session.execute(query).all()
+
+
+def _recompute(session, variant: str, since: Key) -> int:
+    """Rate a variant's finished games again from the game at `since` on; return how many."""
+    session.execute(delete(STEP).where(
+        RatingStep.variant == variant,
+        tuple_(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id) >= since))
+    games = _finished(session, variant=variant, since=since)
+    if not games:
+        return 0
+    players = sorted({player_id for game in games for player_id, _ in game.places})
+    states = {step.player_id: State(step.mu_after, step.sigma_after, step.games, step.season)
+              for step in _latest(session, variant, players)}
+    rows = _steps(games, states, _seasons(session))
+    session.execute(insert(STEP), rows)
+    return len(games)
+
+
+def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = None,
+                 session=None) -> int:
+    """Keep the ratings right after these games changed (inside the change's transaction).
+
+    A game whose finishing order, variant or place in the order is as its steps say changes
+    nothing. Otherwise its variant is rated again from the earliest of where the game was
+    (`before`: its steps as read before the change, for a game deleted since) and where it
+    is now. Return how many games were rated again.
+    """
+    session = session or db.session
+    ids = sorted(set(game_ids))
+    if not ids:
+        return 0
+    was = _stored(session, ids) if before is None else before
+    now = {game.game_id: game for game in _finished(session, game_ids=ids)}
+    since: dict[str, Key] = {}
+    for game_id in ids:
+        old, new = was.get(game_id), now.get(game_id)
+        if old == new:
+            continue
+        for game in (old, new):
+            if game is not None:
+                since[game.variant] = min(since.get(game.variant, game.key), game.key)
+    return sum(_recompute(session, variant, key) for variant, key in sorted(since.items()))
+
+
+@contextmanager
+def following(game_ids: Sequence[int], session=None) -> Iterator[None]:
+    """Wrap a change to these games: their steps are read before it and the ratings kept
+    right after it (`after_change`), in the same transaction. Nothing is done if it raises."""
+    session = session or db.session
+    before = _stored(session, sorted(set(game_ids))) if game_ids else {}
+    yield
+    if game_ids:
+        after_change(game_ids, before, session)
+
+
+def seasons_changed(session=None) -> int:
+    """Rate every game again after the named seasons changed; return how many games."""
+    return rebuild(session)
+
+
+def _computed(session) -> list[dict]:
+    """Return every step as a fresh computation gives it, variant by variant."""
+    named = _seasons(session)
+    games = _finished(session)
+    rows = []
+    for variant in sorted({game.variant for game in games}):
+        rows += _steps([game for game in games if game.variant == variant], {}, named)
+    return rows
+
+
+def rebuild(session=None) -> int:
+    """Rate every finished game again from nothing; return how many games were rated."""
+    session = session or db.session
+    session.execute(delete(STEP))
+    rows = _computed(session)
+    for start in range(0, len(rows), 5000):
+        session.execute(insert(STEP), rows[start:start + 5000])
+    return len({row["game_id"] for row in rows})
+
+
+COLUMNS = ("variant", "played_on", "created_at", "season", "place", "games", "mu_before",
+           "sigma_before", "mu_after", "sigma_after")
+
+
+def _same(one: dict, other: dict) -> bool:
+    return all(math.isclose(one[c], other[c], rel_tol=1e-9, abs_tol=1e-9)
+               if isinstance(one[c], float) else one[c] == other[c] for c in COLUMNS)
+
+
+def check(session=None) -> list[str]:
+    """Compare the stored ratings with a fresh computation; return each difference in words."""
+    session = session or db.session
+    fresh = {(row["game_id"], row["player_id"]): row for row in _computed(session)}
+    stored = {(step.game_id, step.player_id): {c: getattr(step, c) for c in COLUMNS}
+              for step in session.execute(select(*STEP.c))}
+    differences = set()
+    for key in fresh.keys() | stored.keys():
+        one, other = fresh.get(key), stored.get(key)
+        if one is None:
+            differences.add(f"game {key[0]}: a rating is stored that no finished game gives")
+        elif other is None:
+            differences.add(f"game {key[0]}: a rating is missing")
+        elif not _same(one, other):
+            differences.add(f"game {key[0]}: a rating differs")
+    return sorted(differences, key=lambda line: (int(line.split()[1].rstrip(":")), line))
+
+
+# What the pages read.
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in a variant after a game: the figure shown, the change that game
+    made to it, whether it is still provisional, and what it is made of."""
+
+    player_id: int
+    name: str
+    variant: str
+    figure: int
+    change: int  # after - before this game, in the figure shown
+    provisional: bool
+    games: int  # the player's games of the variant so far
+    mu: float
+    sigma: float
+    game_id: int
+    played_on: date
+    season: str
+    place: int
+
+
+def _rating(row) -> Rating:
+    """Return a stored step (with the player's name) as a page shows it."""
+    after = figure(row.mu_after, row.sigma_after)
+    return Rating(row.player_id, row.name, row.variant, after,
+                  after - figure(row.mu_before, row.sigma_before), row.games < PROVISIONAL,
+                  row.games, row.mu_after, row.sigma_after, row.game_id, row.played_on,
+                  row.season, row.place)
+
+
+NAMED = (Player, Player.id == RatingStep.player_id)  # a step's player, for their name
+
+
+def roster(variant: str, season: str | None = None) -> list[Rating]:
+    """Return every player's latest rating in a variant, best first (provisional ones after
+    the others); with `season`, as each stood after their last game of that season."""
+    rows = _latest(db.session, variant, season=season, named=True)
+    return sorted((_rating(row) for row in rows),
+                  key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
+
+
+def player_ratings(player_id: int) -> dict[str, Rating]:
+    """Return a player's latest rating in each variant they finished a game of."""
+    latest: dict[str, Rating] = {}
+    for variant in db.session.scalars(select(RatingStep.variant).distinct()
+                                      .where(RatingStep.player_id == player_id)):
+        row = db.session.execute(
+            select(*STEP.c, Player.name).join(*NAMED)
+            .where(RatingStep.player_id == player_id, RatingStep.variant == variant)
+            .order_by(RatingStep.games.desc()).limit(1)).one()
+        latest[variant] = _rating(row)
+    return dict(sorted(latest.items()))
+
+
+def player_line(player_id: int, variant: str, season: str | None = None) -> list[Rating]:
+    """Return a player's rating after each of their finished games of a variant, in the
+    order played (only that season's games, with `season`)."""
+    query = (select(*STEP.c, Player.name).join(*NAMED)
+             .where(RatingStep.player_id == player_id, RatingStep.variant == variant)
+             .order_by(RatingStep.games))
+    if season is not None:
+        query = query.where(RatingStep.season == season)
+    return [_rating(row) for row in db.session.execute(query)]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a finished game did to one player's rating; `upset` when they finished ahead of
+    someone whose figure was higher than theirs before the game."""
+
+    player_id: int
+    name: str
+    place: int
+    before: int  # the figure shown before the game (after a new season's widening)
+    after: int
+    change: int  # after - before
+    provisional: bool  # after this game
+    upset: bool
+
+
+def game_changes(game_id: int) -> list[Change]:
+    """Return each player's change of rating in a finished game, by place (none when the game
+    is not finished)."""
+    rows = db.session.execute(select(*STEP.c, Player.name).join(*NAMED)
+                              .where(RatingStep.game_id == game_id)).all()
+    befores = {row.player_id: figure(row.mu_before, row.sigma_before) for row in rows}
+    changes = []
+    for row in rows:
+        before, after = befores[row.player_id], figure(row.mu_after, row.sigma_after)
+        upset = any(other.place > row.place and befores[other.player_id] > before
+                    for other in rows)
+        changes.append(Change(row.player_id, row.name, row.place, before, after,
+                              after - before, row.games < PROVISIONAL, upset))
+    return sorted(changes, key=lambda c: (c.place, c.name.casefold()))
+
+
+def seasons(variant: str | None = None) -> list[str]:
+    """Return the names of the seasons games were rated in, oldest first."""
+    query = select(RatingStep.season, func.min(RatingStep.played_on)).group_by(RatingStep.season)
+    if variant is not None:
+        query = query.where(RatingStep.variant == variant)
+    return [name for name, _ in sorted(db.session.execute(query), key=lambda row: row[1])]

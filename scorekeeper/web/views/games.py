@@ -19,7 +19,7 @@ from ... import play, rules, variants
 from ...db import version_of
 from ...db.players import roster
 from ...extensions import csrf
-from ...reports import bgstats, share_card
+from ...reports import bgstats, ratings, share_card
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
 from .. import table
@@ -105,6 +105,7 @@ def scoreboard(game_id: int):
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game))
                                        if result.over else None),
+                           changes=ratings.game_changes(game.id) if result.over else [],
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

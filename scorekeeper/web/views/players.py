@@ -15,6 +15,7 @@ from ...db import players as stored
 from ...db.models import Player
 from ...extensions import db
 from ...reports import players as roster
+from ...reports import ratings, rivals
 from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
@@ -74,7 +75,9 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
-        versus=versus_rows(player, figures), merge_candidates=others), 422 if error else 200
+        versus=versus_rows(player, figures), merge_candidates=others,
+        ratings=ratings.player_ratings(player.id), rivals=rivals.rivals(player.id),
+        provisional=ratings.PROVISIONAL), 422 if error else 200
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, insert, select, tuple_
+from sqlalchemy import and_, delete, func, insert, select, tuple_
 
 from ..db.models import Game, Player, RatingStep, ResultSeat, Season
 from ..extensions import db
@@ -347,16 +347,17 @@ def roster(variant: str, season: str | None = None) -> list[Rating]:
 
 
 def player_ratings(player_id: int) -> dict[str, Rating]:
-    """Return a player's latest rating in each variant they finished a game of."""
-    latest: dict[str, Rating] = {}
-    for variant in db.session.scalars(select(RatingStep.variant).distinct()
-                                      .where(RatingStep.player_id == player_id)):
-        row = db.session.execute(
-            select(*STEP.c, Player.name).join(*NAMED)
-            .where(RatingStep.player_id == player_id, RatingStep.variant == variant)
-            .order_by(RatingStep.games.desc()).limit(1)).one()
-        latest[variant] = _rating(row)
-    return dict(sorted(latest.items()))
+    """Return a player's latest rating in each variant they finished a game of (one query,
+    however many variants)."""
+    latest = (select(RatingStep.variant, func.max(RatingStep.games).label("games"))
+              .where(RatingStep.player_id == player_id)
+              .group_by(RatingStep.variant).subquery())
+    rows = db.session.execute(
+        select(*STEP.c, Player.name).join(*NAMED)
+        .join(latest, and_(RatingStep.variant == latest.c.variant,
+                           RatingStep.games == latest.c.games))
+        .where(RatingStep.player_id == player_id)).all()
+    return dict(sorted((row.variant, _rating(row)) for row in rows))
 
 
 def player_line(player_id: int, variant: str, season: str | None = None) -> list[Rating]:

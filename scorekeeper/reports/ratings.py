@@ -21,6 +21,7 @@ the rating is not reset, but a season's first games can move it more. See docs/r
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -199,8 +200,23 @@ def _latest(session, variant: str, player_ids: Sequence[int] | None = None,
     return session.execute(query).all()
 
 
+def _one_at_a_time(session, variant: str) -> None:
+    """Hold a variant's ratings for the rest of the transaction, so two games of it ending at
+    once on another phone are rated one after the other, each seeing the other's result.
+
+    SQLite writes one transaction at a time already; PostgreSQL locks games by row, so two
+    games finished together would both rewrite the variant's later steps (a clash, or one
+    computed without the other): a transaction-level advisory lock, keyed by the variant,
+    makes the second wait for the first to commit, then read what it wrote.
+    """
+    if session.get_bind().dialect.name != "sqlite":
+        key = zlib.crc32(f"kings-corners ratings {variant}".encode())
+        session.execute(select(func.pg_advisory_xact_lock(key)))
+
+
 def _recompute(session, variant: str, since: Key) -> int:
     """Rate a variant's finished games again from the game at `since` on; return how many."""
+    _one_at_a_time(session, variant)
     session.execute(delete(STEP).where(
         RatingStep.variant == variant,
         tuple_(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id) >= since))

@@ -18,6 +18,7 @@ from scorekeeper.db import read_game, results
 from scorekeeper.db.models import Event, Game, Player, Round
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
+from scorekeeper.reports import ratings
 from tests.helpers import alerts, hand_data, start_game
 
 P = ["Ann", "Ben", "Cy"]
@@ -224,6 +225,25 @@ def test_two_games_ending_at_once_both_count_in_a_shared_player_s_figures(server
             ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
             record = roster.player_stats(ann)
             assert (record.overall.played, record.overall.wins) == (2 * (trial + 1), trial + 1)
+            db.session.remove()
+
+
+def test_two_games_of_a_variant_ending_at_once_are_both_rated(server):
+    """Each ending rates the variant again from its game on: on PostgreSQL, where the two
+    games' locks are separate rows, the second waits for the first's ratings and reads them,
+    so the stored ratings are always what a rebuild from scratch gives."""
+    app, port = server
+    client = setup_client(app)
+    for trial in range(TRIALS):
+        first = start_game(client, ["Ann", "Ben"], target=10)
+        second = start_game(client, ["Ben", "Cy"], target=10)
+        answers = together(
+            port, (f"/games/{first}/hands/new", hand_data(["Ann", "Ben"], "Ann", {"Ben": 12})),
+            (f"/games/{second}/hands/new", hand_data(["Ben", "Cy"], "Cy", {"Ben": 12})))
+        assert [status for status, _ in answers] == [302, 302], answers
+        with app.app_context():
+            assert ratings.check() == [], trial
+            assert {c.name for c in ratings.game_changes(second)} == {"Ben", "Cy"}
             db.session.remove()
 
 

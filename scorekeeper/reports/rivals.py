@@ -64,7 +64,22 @@ def runs(player_id: int) -> tuple[int, int]:
     return longest, current
 
 
-def rivals(player_id: int) -> Rivals:
-    """Return a player's nemesis, the player they beat most, and their runs."""
+def rivals(player_id: int, head_to_head=None) -> Rivals:
+    """Return a player's nemesis, the player they beat most, and their runs. A page that
+    has read the player's head-to-head already (reports.players) passes it, and no more
+    is read for the rivals."""
     longest, current = runs(player_id)
-    return Rivals(_most(player_id, -1), _most(player_id, 1), longest, current)
+    if head_to_head is None:
+        return Rivals(_most(player_id, -1), _most(player_id, 1), longest, current)
+    return Rivals(_most_of(head_to_head, "behind"), _most_of(head_to_head, "ahead"),
+                  longest, current)
+
+
+def _most_of(head_to_head, way: str) -> Rival | None:
+    """Return the other player of the head-to-head rows the player was `way` (ahead of, or
+    behind) most often: as `_most` does, fewer games together first on a tie, then name."""
+    best = min(head_to_head, default=None,
+               key=lambda row: (-getattr(row, way), row.games, row.other))
+    if best is None or not getattr(best, way):
+        return None
+    return Rival(best.other_id, best.other, getattr(best, way), best.games)

@@ -56,3 +56,14 @@ def test_the_same_on_postgresql(pg_app):
     assert (ann.nemesis.name, ann.nemesis.times, ann.victim.name, ann.victim.times) == (
         "Ben", 1, "Cy", 3)
     assert (ann.longest_run, ann.current_run) == (2, 2)
+
+
+def test_read_from_the_page_s_head_to_head_they_are_the_same(app, client):
+    from scorekeeper.reports import players as roster
+    for order in (["Ben", "Ann", "Cy"], ["Ben", "Cy", "Ann"], ["Ann", "Ben", "Cy"],
+                  ["Cy", "Ann", "Ben"], ["Cy", "Ben", "Ann"]):
+        play(client, order)
+    with app.app_context():
+        for player in db.session.scalars(select(Player)):
+            head_to_head = roster.player_stats(player).head_to_head
+            assert rivals(player.id, head_to_head) == rivals(player.id), player.name

@@ -76,7 +76,8 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(player, figures), merge_candidates=others,
-        ratings=ratings.player_ratings(player.id), rivals=rivals.rivals(player.id),
+        ratings=ratings.player_ratings(player.id),
+        rivals=rivals.rivals(player.id, figures.head_to_head),
         provisional=ratings.PROVISIONAL), 422 if error else 200
 
 

@@ -41,12 +41,14 @@ class Unread(Exception):
 
 
 @contextmanager
-def changing(*game_ids: int) -> Iterator[None]:
+def changing(*game_ids: int, rated: bool = True) -> Iterator[None]:
     """Hold these games' write lock for a change: committed if it goes through, rolled back
     (nothing written) if anything is raised."""
     lock(*game_ids)
     try:
-        with ratings.following(game_ids):  # the games' ratings kept right, in the same commit
+        # The games' ratings kept right in the same commit, unless the change cannot move a
+        # game's result (`rated` False: a seat, a chips tap of the hand in progress, a name).
+        with ratings.following(game_ids if rated else ()):
             yield
         db.session.commit()
     except BaseException:
@@ -206,7 +208,7 @@ def tap(game_id: int, number: int, seat: int | None, kind: str, token: str | Non
     """Record one event of the hand in progress (a pass, a king held, a missed draw) for
     the player at `seat`; a tap sent twice (its once-only token seen) is saved once."""
     try:
-        with changing(game_id):
+        with changing(game_id, rated=False):
             game = _game(game_id)
             if seat is None or not 0 <= seat < len(game.players):
                 raise rules.RuleError("there is no player at seat %(seat)s", "player",
@@ -221,7 +223,7 @@ def tap(game_id: int, number: int, seat: int | None, kind: str, token: str | Non
 def untap(game_id: int, number: int, event_id: int | None):
     """Take back the last event of the hand in progress (the one the undo showed, so a
     double tap undoes one); return it, or None when it was undone already."""
-    with changing(game_id):
+    with changing(game_id, rated=False):
         return writer.undo_tap(_game(game_id), number, event_id)
 
 
@@ -232,7 +234,7 @@ class Gone(LookupError):
 
 def rename_player(player_id: int, name: str) -> tuple[str, str]:
     """Give a player a new name (no one else may have it); return (old name, new name)."""
-    with changing(*locks.games_of(player_id)):  # their games show the new name
+    with changing(*locks.games_of(player_id), rated=False):  # their games show the new name
         player = db.session.get(Player, player_id)
         if player is None:
             raise Gone(player_id)
@@ -319,7 +321,7 @@ class Seated:
 def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> Seated:
     """Give a seat of a game to this phone; a seat another phone holds only when `force`
     (the phone was asked, and said yes)."""
-    with changing(game_id):
+    with changing(game_id, rated=False):
         game = _game(game_id)
         if not 0 <= seat < len(game.players):
             raise rules.RuleError("there is no player at seat %(seat)s", "seat",
@@ -334,7 +336,7 @@ def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> S
 
 def give_seat(game_id: int, phone: str) -> int | None:
     """Give back the seat this phone holds in a game; return it (None: it held none)."""
-    with changing(game_id):
+    with changing(game_id, rated=False):
         _game(game_id)
         seat = parts.give_back(game_id, phone)
         if seat is not None:

@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from .. import rules
 from ..db import Loaded
+from .share_card import places
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 GAME_NAME = "Kings in the Corner"
@@ -26,13 +27,9 @@ def play(game: Loaded, board: str) -> dict[str, Any]:
     result = game.result
     lower = rules.get_variant(game.variant).lower_is_better
     totals = result.totals
-
-    def better(a: int, b: int) -> bool:
-        return a < b if lower else a > b
-
+    ranks = places(dict(totals), lower)
     first = result.rounds[0].first_player if result.rounds else None
-    players = [{"name": name, "score": totals[name],
-                "rank": 1 + sum(better(totals[other], totals[name]) for other in totals),
+    players = [{"name": name, "score": totals[name], "rank": ranks[name],
                 "winner": name in result.winners, "startPlayer": name == first,
                 "sourcePlayerId": str(game.player_ids[seat]), "role": ""}
                for seat, name in enumerate(game.players)]

@@ -95,10 +95,11 @@ def _fill_in(game, number: int):
             or not 0 <= seat < len(game.players):
         return _board(game.id)
     view = table.seats_view(game)
-    got = parts.parts_of(game.id, number).get(seat)
+    sent = parts.parts_of(game.id, number)
+    got = sent.get(seat)
     deal = None
     if variants.get(game.variant).part_kind == "deal":
-        theirs = parts.parts_of(game.id, number).get(1 - seat)
+        theirs = sent.get(1 - seat)
         deal = {"other": game.players[1 - seat], "deal": list(got.part.deal) if got else None,
                 "theirs": list(theirs.part.deal) if theirs else None,
                 "theirs_said": table.part_words(game, theirs.part) if theirs else ""}

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, func, insert, select, tuple_
+from sqlalchemy import and_, bindparam, delete, func, insert, select, tuple_
 
 from ..db.models import Game, Player, RatingStep, ResultSeat, Season
 from ..extensions import db
@@ -402,11 +402,14 @@ class Change:
     upset: bool
 
 
+_GAME_STEPS = (select(*STEP.c, Player.name).join(*NAMED)
+               .where(RatingStep.game_id == bindparam("game")))
+
+
 def game_changes(game_id: int) -> list[Change]:
     """Return each player's change of rating in a finished game, by place (none when the game
     is not finished)."""
-    rows = db.session.execute(select(*STEP.c, Player.name).join(*NAMED)
-                              .where(RatingStep.game_id == game_id)).all()
+    rows = db.session.connection().execute(_GAME_STEPS, {"game": game_id}).all()
     befores = {row.player_id: figure(row.mu_before, row.sigma_before) for row in rows}
     changes = []
     for row in rows:

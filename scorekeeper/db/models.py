@@ -107,7 +107,11 @@ class Round(db.Model):
 class HandEntry(db.Model):
     """Cards (and kings among them) one player held when a hand ended."""
 
-    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+    __table_args__ = (
+        UniqueConstraint("round_id", "player_id"),
+        # A game's hands read from the index alone (every game page, and a backup's all).
+        Index("ix_hand_entry_read", "round_id", "player_id", "cards", "kings"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
@@ -205,6 +209,8 @@ class ResultSeat(db.Model):
         # A player's record by variant, and the roster's: read from the index alone.
         Index("ix_result_seat_player_figures", "player_id", "over", "variant", "won"),
         Index("ix_result_seat_records", "over", "player_id", "won"),
+        # A player's finished games in order, with whether they won: night by night.
+        Index("ix_result_seat_games", "player_id", "over", "game_id", "won"),
     )
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))

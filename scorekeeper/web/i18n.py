@@ -105,6 +105,9 @@ def _page_gettext(app: Flask) -> None:
     app.jinja_env.install_gettext_callables(
         gettext=from_page("ugettext"), ngettext=from_page("ungettext"), newstyle=True,
         pgettext=from_page("upgettext"), npgettext=from_page("unpgettext"))
+    # Jinja's own _() looks "gettext" up again and calls it through the context once more;
+    # a page says _() dozens of times, so _ is the same callable as gettext itself.
+    app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"]
 
 
 def compiled(folder: Path, instance: Path) -> list[str]:

@@ -159,8 +159,12 @@ def _whereabouts(game: Loaded) -> dict:
 def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
     where = _whereabouts(game)
+    # The page draws the move form's choices from `neighbours` itself, and of the form only
+    # its CSRF field, which every form of the page writes alike: a shown page needs no
+    # MoveGameForm (a form refused on posting is shown with its own).
+    confirm = ConfirmForm()
     return render_template(
-        "history/game.html", form=ConfirmForm(), move_form=form or _move_form(where["neighbours"]),
+        "history/game.html", form=confirm, move_form=form or confirm,
         move_error=error, **where, **game_view(game)), 422 if error else 200
 
 

@@ -22,17 +22,22 @@ from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
 from ..pages import expired, refusal, unconfirmed
 from ..passcode import asks
+from ..seasons import seen
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
 @bp.route("", endpoint="roster")
 def list_players():
-    """List everyone on the roster with their finished games and wins."""
+    """List everyone on the roster with their finished games and wins: for a season, those
+    who sat down to a game of it; for all time, everyone."""
+    season = seen("players.roster")
+    record = roster.records_by_id(season.shown)
+    players = stored.roster(season.shown.games())
     listed = Markup(render_template(
-        "players/_roster_list.html", players=stored.roster(), record=roster.records_by_id(),
-        empty=roster.Record()))
-    return render_template("players/roster.html", listed=listed)
+        "players/_roster_list.html", players=players, record=record,
+        empty=roster.Record(), season=season))
+    return render_template("players/roster.html", listed=listed, season=season)
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,11 @@ class VersusRow:
     behind_said: Markup  # "behind 5"
 
 
-def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
+def versus_rows(player: Player, figures: roster.PlayerStats,
+                season: str | None = None) -> list[VersusRow]:
     """Return the head-to-head lines, their words looked up once for the page (as the
-    template's _() would say them: the sentence as markup, its values escaped)."""
+    template's _() would say them: the sentence as markup, its values escaped); each links
+    to the other player's page for the same season."""
     if not figures.head_to_head:
         return []
     say = get_translations()
@@ -60,7 +67,8 @@ def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
     ahead = Markup(say.ugettext("%(name)s ahead %(num)s"))
     level = Markup(say.ugettext("level %(num)s"))
     behind = Markup(say.ugettext("behind %(num)s"))
-    return [VersusRow(url_for("players.player", player_id=row.other_id), bdi(row.other),
+    return [VersusRow(url_for("players.player", player_id=row.other_id, season=season),
+                      bdi(row.other),
                       Markup(say.ungettext("%(num)d game", "%(num)d games", row.games))
                       % {"num": row.games},
                       row.ahead, row.level, row.behind,
@@ -70,15 +78,19 @@ def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
-    """Render a player's page, with the rename form as typed and its error, if any."""
-    figures, others = roster.player_stats(player), stored.anyone_else(player)
+    """Render a player's page for a season (or all time), with the rename form as typed and
+    its error, if any."""
+    season = seen("players.player", player_id=player.id)
+    figures = roster.player_stats(player, season.shown)
+    others = stored.anyone_else(player)
+    shown = season.shown
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
-        versus=versus_rows(player, figures), merge_candidates=others,
-        ratings=ratings.player_ratings(player.id),
-        rivals=rivals.rivals(player.id, figures.head_to_head),
-        provisional=ratings.PROVISIONAL), 422 if error else 200
+        versus=versus_rows(player, figures, season.asked), merge_candidates=others,
+        ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
+        rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
+        provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:

@@ -368,6 +368,20 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     return [_rating(row) for row in db.session.execute(query)]
 
 
+def player_figures(player_id: int, season: str | None = None) -> list[tuple[date, str, int]]:
+    """Return the figure a player's rating showed after each of their finished games, every
+    variant's in the order played (of one season, with `season`): (day, variant, figure)."""
+    query = (select(RatingStep.played_on, RatingStep.variant, RatingStep.mu_after,
+                    RatingStep.sigma_after)
+             .where(RatingStep.player_id == player_id)
+             .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
+    if season is not None:
+        query = query.where(RatingStep.season == season)
+    return [(day if isinstance(day, date) else date.fromisoformat(str(day)), variant,
+             figure(mu, sigma))
+            for day, variant, mu, sigma in db.session.connection().execute(query)]
+
+
 @dataclass(frozen=True)
 class Change:
     """What a finished game did to one player's rating; `upset` when they finished ahead of

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import get_translations, gettext, ngettext
 from markupsafe import Markup
 
-from ... import play, rules
+from ... import play, rules, variants
 from ...db import players as stored
 from ...db.models import Player
 from ...extensions import db
@@ -89,8 +89,35 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(player, figures, season.asked), merge_candidates=others,
         ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
+        rating_chart=_rating_chart(ratings.player_figures(
+            player.id, None if shown.all_time else shown.key), player.name),
         rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
+
+
+def _rating_chart(steps: list[tuple[date, str, int]], name: str) -> Markup | None:
+    """Return the player's rating in each variant after each of their finished games as an
+    SVG line chart: a line a variant, flat between its games (the rating did not move), at
+    most CHART_POINTS games drawn, spread evenly."""
+    if len(steps) < 2:
+        return None
+    kinds = [home.name for home in variants.homes() if any(v == home.name for _, v, _ in steps)]
+    so_far: dict[str, int | None] = dict.fromkeys(kinds)
+    after: list[dict[str, int | None]] = []
+    for _, variant, shown in steps:
+        so_far[variant] = shown
+        after.append(dict(so_far))
+    picked = roster.spread(len(steps))
+    series = {variants.get(kind).label: [after[i][kind] for i in picked] for kind in kinds}
+    last = {label: next(v for v in reversed(line) if v is not None)
+            for label, line in series.items()}
+    return line_chart(
+        series, labels=_Labels([steps[i][0] for i in picked]),
+        title=gettext("%(name)s's rating", name=name),
+        desc=gettext("%(name)s's rating after each of %(games)s finished games: now %(now)s.",
+                     name=name, games=len(steps),
+                     now=", ".join(f"{label} {value}" for label, value in last.items())),
+        x_label=gettext("games, oldest first"), chart_id="rating-chart", from_zero=False)
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import rules, variants
 from .db import Loaded, lock, locks, nights, parts, players, read_game, results, touch, writer
+from .db import seasons as named_seasons
 from .db.models import Game, Night, Player
 from .extensions import db
 from .reports import backup, exchange, gamelog, ratings
@@ -264,6 +265,31 @@ def rename_night(night_id: int, name: str | None, notes: str | None) -> None:
         if night is None:
             raise Gone(night_id)
         nights.rename(night, name, notes)
+
+
+def name_season(name: str | None, first: str | None, last: str | None) -> str:
+    """Name a season from its first day to its last, and rate every game again in the
+    seasons as they now are; return its name."""
+    try:
+        with changing():
+            season = named_seasons.add(name, first, last)
+            ratings.seasons_changed()
+            return season.name
+    except IntegrityError:
+        # Named on two phones at once: the other phone's went in first.
+        raise rules.RuleError("“%(name)s” is already a season", "name",
+                              name=" ".join((name or "").split())) from None
+
+
+def forget_season(season_id: int) -> str:
+    """Forget a named season (its days go back to their years) and rate every game again;
+    return its name, or raise Gone."""
+    with changing():
+        name = named_seasons.remove(season_id)
+        if name is None:
+            raise Gone(season_id)
+        ratings.seasons_changed()
+        return name
 
 
 def move_game(game_id: int, night_id: int | None) -> int:

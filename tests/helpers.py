@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from scorekeeper import create_app, rules
+from scorekeeper import create_app, play, rules
 from scorekeeper.db import add_game
 from scorekeeper.db.models import Night
 from scorekeeper.db.players import player_for
@@ -405,3 +405,35 @@ def two_nights():
     return [played(g1, FRI, 1, "Friday"), played(g2, FRI, 1, "Friday"),
             played(g3, FRI, 1, "Friday"), played(g4, SAT, 2, "Saturday"),
             played(g5, SAT, 2, "Saturday"), played(g6, SAT, 2, "Saturday")]
+
+
+# Finished games in a chosen order on a chosen day (ratings, seasons).
+DAY = date(2025, 3, 7)
+
+
+def stalemate(order: list[list[str]]) -> rules.Round:
+    """Return a penalty hand (a stalemate) that puts the players in this finishing order: the
+    first group holds 1 card each (0 points), the next 2 cards, and so on; a group ties."""
+    return rules.Round(None, {name: rules.Hand(1 + rank) for rank, group in enumerate(order)
+                              for name in group})
+
+
+def add(order: list[list[str]], on: date = DAY, ended: bool = True, at: int = 0,
+        seats: list[str] | None = None) -> int:
+    """Store a penalty game (to 1000) played on a day in this finishing order (seated in
+    that order too, unless told), finished by hand (or not yet); not committed, and not
+    rated: `play` rates what it changes."""
+    names = tuple(seats or [name for group in order for name in group])
+    core = rules.Game("penalty", names, names[0], PENALTY, (stalemate(order),), ended)
+    return add_game(core, [player_for(name) for name in names], played_on=on, night=None,
+                    created_at=datetime.combine(on, datetime.min.time()) + timedelta(
+                        hours=20, minutes=at))
+
+
+def finished(order: list[list[str]], on: date = DAY, at: int = 0) -> int:
+    """Add a game in this finishing order and end it through `play`, as the end button does;
+    return its id."""
+    game_id = add(order, on, ended=False, at=at)
+    db.session.commit()
+    play.set_ended(game_id, True)
+    return game_id

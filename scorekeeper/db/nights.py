@@ -202,10 +202,11 @@ def _listed_rows():
             .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
-def listed_rows(limit: int, offset: int) -> list:
-    """Return a page of the nights history lists, newest first, as plain columns (ROW)."""
-    return db.session.connection().execute(
-        _listed_rows(), {"limit": limit, "offset": offset}).all()
+def listed_rows(limit: int, offset: int, where=None) -> list:
+    """Return a page of the nights history lists, newest first, as plain columns (ROW): of
+    the nights that also meet `where` (a season's days), if given."""
+    query = _listed_rows() if where is None else _listed_rows().where(where)
+    return db.session.connection().execute(query, {"limit": limit, "offset": offset}).all()
 
 
 @cache
@@ -215,10 +216,11 @@ def _years():
             .group_by(year).order_by(year.desc()))
 
 
-def year_pages(per_page: int) -> tuple[list[tuple[int, int]], int]:
+def year_pages(per_page: int, where=None) -> tuple[list[tuple[int, int]], int]:
     """Return each year with nights and the history page its newest night is on, newest
-    first, and how many nights are listed in all."""
-    counts = db.session.connection().execute(_years()).all()
+    first, and how many nights are listed in all (of those that meet `where`, if given)."""
+    counts = db.session.connection().execute(
+        _years() if where is None else _years().where(where)).all()
     pages, before = [], 0
     for value, count in counts:
         pages.append((int(value), before // per_page + 1))

@@ -58,9 +58,14 @@ def player_for(name: str) -> Player:
 ROSTER = select(Player.id, Player.name).order_by(Player.name_key)
 
 
-def roster() -> list:
-    """Return every player on the roster, by name: rows of (id, name)."""
-    return db.session.connection().execute(ROSTER).all()
+def roster(games=None) -> list:
+    """Return every player on the roster, by name: rows of (id, name); with `games` (a
+    condition on a game: a season's days), those who sat down to one of those games."""
+    query = ROSTER
+    if games is not None:
+        query = query.where(Player.id.in_(
+            select(Seat.player_id).join(Game, Game.id == Seat.game_id).where(games)))
+    return db.session.connection().execute(query).all()
 
 
 def anyone_else(player: Player) -> bool:

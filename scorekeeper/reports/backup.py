@@ -20,9 +20,9 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from .. import rules
-from ..db import Loaded, add_game, read_games
+from ..db import Loaded, add_game, read_games, seasons
 from ..db import nights as nights_
-from ..db.models import Game, Night, Player
+from ..db.models import Game, Night, Player, Season
 from ..db.nights import clean_text
 from ..db.players import clean_name, name_key
 from ..db.writer import highest_deleted
@@ -30,7 +30,7 @@ from ..extensions import db
 from . import exchange, gamelog
 
 FORMAT = "kings-corners-backup/1"
-TOP_KEYS = {"format", "roster", "nights", "games_without_night"}
+TOP_KEYS = {"format", "roster", "seasons", "nights", "games_without_night"}
 # What a backup adds to a game log, taken out again before the log is checked.
 GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress", "needs_repair")
 # Nights, or games outside a night, read (or restored) at a time: ten nights of four games
@@ -153,6 +153,12 @@ def chunks() -> Iterator[str]:
             select(Player.name, Player.created_at).order_by(Player.id)).all()
         yield '{\n  "format": ' + _dump(FORMAT, 1) + ',\n  "roster": '
         yield _dump([{"name": name, "created_at": _when(at)} for name, at in roster], 1)
+        named = session.execute(select(Season.name, Season.first_day, Season.last_day)
+                                .order_by(Season.id)).all()
+        if named:  # only when the table named one: a backup without stays as it was
+            yield ',\n  "seasons": '
+            yield _dump([{"name": name, "first_day": first.isoformat(),
+                          "last_day": last.isoformat()} for name, first, last in named], 1)
         yield ',\n  "nights": '
         yield from _array(_nights(session), 1)
         yield ',\n  "games_without_night": '
@@ -230,6 +236,16 @@ def _add_roster(entries: list) -> dict[str, Player]:
                               created_at=_time(entry.get("created_at"), f"{where}.created_at"))
         db.session.add(players[key])
     return players
+
+
+def _add_seasons(entries: list) -> None:
+    """Add the seasons the table named, checked as the seasons page checks them."""
+    for i, entry in enumerate(entries):
+        where = f"seasons[{i}]"
+        if not isinstance(entry, dict):
+            raise Refused("must be an object with a name, a first_day and a last_day", where)
+        seasons.add(*(_text(entry.get(key), f"{where}.{key}")
+                      for key in ("name", "first_day", "last_day")), where=f"{where}.")
 
 
 def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Player],
@@ -376,6 +392,7 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     if unknown:
         raise Refused("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
     players = _add_roster(list(source.items("roster")))
+    _add_seasons(list(source.items("seasons")))
     db.session.flush()
     games = nights = 0
     # Read once: past the first game, the ids run on from it by themselves.

@@ -89,7 +89,8 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
                labels: Sequence[str] | None = None, title: str | None = None,
                desc: str | None = None, x_label: str = "", y_label: str = "",
                target_label: str | None = None, show_last: bool = True, width: int = 360,
-               height: int = 220, chart_id: str | None = None) -> Markup:
+               height: int = 220, chart_id: str | None = None,
+               from_zero: bool = True) -> Markup:
     """Return SVG markup: one line per series (None leaves a gap), a legend, an optional target.
 
     `series` maps a name to its values at x = 0, 1, 2...; `labels` names those x positions.
@@ -112,8 +113,10 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
             " " + gettext("Target line at %(target)s.", target=_fmt(target))
             if target is not None else "")
 
-    ticks = nice_ticks(min(values + [0] + ([target] if target is not None else [])),
-                       max(values + [0] + ([target] if target is not None else [])))
+    # The axis starts at 0 unless told (a rating's line, far from 0, would be flat).
+    floor = [0] if from_zero or not values else []
+    ticks = nice_ticks(min(values + floor + ([target] if target is not None else [])),
+                       max(values + floor + ([target] if target is not None else [])))
     lo, hi = ticks[0], ticks[-1]
     left = 10 + max(len(_fmt(t)) for t in ticks) * CHAR + (FONT + 4 if y_label else 0)
     legend, legend_height = _legend(names, last, width - 8, 8)

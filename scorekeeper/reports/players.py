@@ -21,6 +21,7 @@ from .. import variants
 from ..db.models import Game, Night, Player, ResultFact, ResultPair, ResultSeat
 from ..extensions import db
 from ..words import day
+from .seasons import EVERYTHING, Shown
 
 
 @dataclass(frozen=True)
@@ -132,40 +133,61 @@ BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.c
               .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
 FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
          .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
+def within(query, game_id, shown: Shown):
+    """Return a statement narrowed to the games of a season (as it is, for all time)."""
+    if shown.days is None:
+        return query
+    return query.where(game_id.in_(select(Game.id).where(shown.games())))
+
+
 # Per night (a game outside any night counts on its own day): games and wins, grouped
 # first, then each night's start and name looked up once.
 _DAY = case((Game.night_id.is_(None), Game.played_on))
-_PER_NIGHT = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
-                     func.count().label("games"), _WINS.label("wins"))
-              .join(ResultSeat, ResultSeat.game_id == Game.id)
-              .where(ResultSeat.player_id == PLAYER, ResultSeat.over.is_(True))
-              .group_by(Game.night_id, _DAY).subquery())
-NIGHTS = (select(_PER_NIGHT.c.night_id, _PER_NIGHT.c.alone, Night.started_at, Night.name,
-                 _PER_NIGHT.c.games, _PER_NIGHT.c.wins)
-          .outerjoin(Night, Night.id == _PER_NIGHT.c.night_id))
+
+
+def _nights_of(shown: Shown):
+    per_night = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
+                        func.count().label("games"), _WINS.label("wins"))
+                 .join(ResultSeat, ResultSeat.game_id == Game.id)
+                 .where(ResultSeat.player_id == PLAYER, ResultSeat.over.is_(True)))
+    if shown.days is not None:
+        per_night = per_night.where(shown.games())
+    per_night = per_night.group_by(Game.night_id, _DAY).subquery()
+    return (select(per_night.c.night_id, per_night.c.alone, Night.started_at, Night.name,
+                   per_night.c.games, per_night.c.wins)
+            .outerjoin(Night, Night.id == per_night.c.night_id))
+
+
 # Finished games shared with each other player, counted by outcome (ahead 1, level 0,
 # behind -1) as the index holds them, in its order: no sum to work out per row. Their
 # names are joined on once the few rows are counted.
-_VERSUS = (select(ResultPair.other_id.label("other_id"), ResultPair.outcome.label("outcome"),
-                  func.count().label("games"))
-           .where(ResultPair.player_id == PLAYER)
-           .group_by(ResultPair.other_id, ResultPair.outcome).subquery())
-VERSUS = (select(_VERSUS.c.other_id, Player.name, _VERSUS.c.outcome, _VERSUS.c.games)
-          .join(Player, Player.id == _VERSUS.c.other_id))
+def _versus_of(shown: Shown):
+    counted = select(ResultPair.other_id.label("other_id"),
+                     ResultPair.outcome.label("outcome"), func.count().label("games"))
+    counted = within(counted.where(ResultPair.player_id == PLAYER), ResultPair.game_id, shown)
+    counted = counted.group_by(ResultPair.other_id, ResultPair.outcome).subquery()
+    return (select(counted.c.other_id, Player.name, counted.c.outcome, counted.c.games)
+            .join(Player, Player.id == counted.c.other_id))
+
+
+NIGHTS = _nights_of(EVERYTHING)
+VERSUS = _versus_of(EVERYTHING)
 NAMES = select(Player.id, Player.name)
 
 
-def records() -> dict[str, Record]:
+def records(shown: Shown = EVERYTHING) -> dict[str, Record]:
     """Return every player's finished games and wins, by name."""
     run = db.session.connection().execute
     names = dict(run(NAMES).all())
-    return {names[player]: record for player, record in records_by_id().items()}
+    return {names[player]: record for player, record in records_by_id(shown).items()}
 
 
-def records_by_id() -> dict[int, Record]:
-    """Return every player's finished games and wins, by id (the roster knows the names)."""
+def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
+    """Return every player's finished games and wins, by id (the roster knows the names),
+    in a season or for all time."""
     counted: dict[int, list[int]] = {}  # player: [played, wins]
-    for player, won, games in db.session.connection().execute(RECORDS).all():
+    query = within(RECORDS, ResultSeat.game_id, shown)
+    for player, won, games in db.session.connection().execute(query).all():
         counts = counted.setdefault(player, [0, 0])
         counts[0] += games
         if won:
@@ -173,13 +195,20 @@ def records_by_id() -> dict[int, Record]:
     return {player: Record(played, wins) for player, (played, wins) in counted.items()}
 
 
-def player_stats(player: Player) -> PlayerStats:
+def player_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
     """Return everything the player page shows, summed by the database from the results
-    cache: one grouped query for each part of the page, whatever the history."""
+    cache: one grouped query for each part of the page, whatever the history; of one
+    season's games, or of all time."""
     mine = {"player": player.id}
     run = db.session.connection().execute
+    by_variant_, facts, nights_, versus_ = BY_VARIANT, FACTS, NIGHTS, VERSUS
+    if shown.days is not None:
+        by_variant_ = within(BY_VARIANT, ResultSeat.game_id, shown)
+        facts = within(FACTS, ResultFact.game_id, shown)
+        nights_ = _nights_of(shown)
+        versus_ = _versus_of(shown)
     won, unfinished = {}, 0
-    for variant, over, winner, games in run(BY_VARIANT, mine).all():
+    for variant, over, winner, games in run(by_variant_, mine).all():
         if over:
             before = won.get(variant, Record())
             won[variant] = Record(before.played + games, before.wins + (games if winner else 0))
@@ -188,9 +217,9 @@ def player_stats(player: Player) -> PlayerStats:
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = Record(sum(r.played for r in by_variant.values()),
                      sum(r.wins for r in by_variant.values()))
-    nights, best, points = _nights(run(NIGHTS, mine).all())
+    nights, best, points = _nights(run(nights_, mine).all())
     shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
-    for other, name, outcome, games in run(VERSUS, mine).all():
+    for other, name, outcome, games in run(versus_, mine).all():
         counts = shared.setdefault(other, [name, 0, 0, 0])
         counts[1] += games
         if outcome:
@@ -199,7 +228,7 @@ def player_stats(player: Player) -> PlayerStats:
               for other, (name, games, ahead, behind) in shared.items()]
     return PlayerStats(
         name=player.name, overall=overall, by_variant=by_variant, unfinished=unfinished,
-        hands=Facts({fact: int(value) for fact, value in run(FACTS, mine).all()}),
+        hands=Facts({fact: int(value) for fact, value in run(facts, mine).all()}),
         nights=nights, best_night=best,
         head_to_head=tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))),
         form=points)

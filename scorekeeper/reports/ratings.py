@@ -30,8 +30,10 @@ from datetime import date, datetime
 from openskill.models import PlackettLuce
 from sqlalchemy import and_, bindparam, delete, func, insert, select, tuple_
 
-from ..db.models import Game, Player, RatingStep, ResultSeat, Season
+from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
+from . import seasons as seasons_
+from .seasons import NamedSeason, season_of
 
 # OpenSkill's defaults: a newcomer is mu 25, sigma 25/3; beta 25/6 is how far a game's luck
 # spreads the result; every game widens sigma by tau 25/300 before it counts, so a rating
@@ -49,24 +51,6 @@ def figure(mu: float, sigma: float) -> int:
     """Return the number a page shows for a rating: cautious (mu - 3 sigma, what the player
     is very likely better than), scaled so that a newcomer starts at 1000."""
     return round(BASE + SCALE * (mu - 3 * sigma))
-
-
-@dataclass(frozen=True)
-class NamedSeason:
-    """A season the table named, from its first day to its last, both counted."""
-
-    name: str
-    first_day: date
-    last_day: date
-
-
-def season_of(day: date, named: Sequence[NamedSeason] = ()) -> str:
-    """Return the name of the season a day falls in: a named season that holds it (of two
-    that overlap, the one that began later, then the later named in the list), else its
-    calendar year ("2026")."""
-    holding = [(season.first_day, index, season.name) for index, season in enumerate(named)
-               if season.first_day <= day <= season.last_day]
-    return max(holding)[2] if holding else str(day.year)
 
 
 @dataclass(frozen=True)
@@ -139,11 +123,6 @@ def _stored(session, game_ids: Sequence[int]) -> dict[int, Finished]:
                               found[0].created_at,
                               tuple(sorted((row.player_id, row.place) for row in found)))
             for game_id, found in rows.items()}
-
-
-def _seasons(session) -> list[NamedSeason]:
-    return [NamedSeason(*row) for row in session.execute(
-        select(Season.name, Season.first_day, Season.last_day).order_by(Season.id))]
 
 
 def _steps(games: Iterable[Finished], states: dict[int, State],
@@ -226,7 +205,7 @@ def _recompute(session, variant: str, since: Key) -> int:
     players = sorted({player_id for game in games for player_id, _ in game.places})
     states = {step.player_id: State(step.mu_after, step.sigma_after, step.games, step.season)
               for step in _latest(session, variant, players)}
-    rows = _steps(games, states, _seasons(session))
+    rows = _steps(games, states, seasons_.named(session))
     session.execute(insert(STEP), rows)
     return len(games)
 
@@ -275,7 +254,7 @@ def seasons_changed(session=None) -> int:
 
 def _computed(session) -> list[dict]:
     """Return every step as a fresh computation gives it, variant by variant."""
-    named = _seasons(session)
+    named = seasons_.named(session)
     games = _finished(session)
     rows = []
     for variant in sorted({game.variant for game in games}):
@@ -362,12 +341,14 @@ def roster(variant: str, season: str | None = None) -> list[Rating]:
                   key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
 
 
-def player_ratings(player_id: int) -> dict[str, Rating]:
+def player_ratings(player_id: int, season: str | None = None) -> dict[str, Rating]:
     """Return a player's latest rating in each variant they finished a game of (one query,
-    however many variants)."""
+    however many variants); with `season`, as it stood after their last game of it."""
     latest = (select(RatingStep.variant, func.max(RatingStep.games).label("games"))
-              .where(RatingStep.player_id == player_id)
-              .group_by(RatingStep.variant).subquery())
+              .where(RatingStep.player_id == player_id))
+    if season is not None:
+        latest = latest.where(RatingStep.season == season)
+    latest = latest.group_by(RatingStep.variant).subquery()
     rows = db.session.execute(
         select(*STEP.c, Player.name).join(*NAMED)
         .join(latest, and_(RatingStep.variant == latest.c.variant,
@@ -385,6 +366,20 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     if season is not None:
         query = query.where(RatingStep.season == season)
     return [_rating(row) for row in db.session.execute(query)]
+
+
+def player_figures(player_id: int, season: str | None = None) -> list[tuple[date, str, int]]:
+    """Return the figure a player's rating showed after each of their finished games, every
+    variant's in the order played (of one season, with `season`): (day, variant, figure)."""
+    query = (select(RatingStep.played_on, RatingStep.variant, RatingStep.mu_after,
+                    RatingStep.sigma_after)
+             .where(RatingStep.player_id == player_id)
+             .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
+    if season is not None:
+        query = query.where(RatingStep.season == season)
+    return [(day if isinstance(day, date) else date.fromisoformat(str(day)), variant,
+             figure(mu, sigma))
+            for day, variant, mu, sigma in db.session.connection().execute(query)]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from ..db.models import Game, Player, ResultPair, ResultSeat
 from ..extensions import db
+from .seasons import EVERYTHING, Shown
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,15 @@ def _most(player_id: int, outcome: int) -> Rival | None:
     return Rival(row.other_id, row.name, int(row.times), int(row.met))
 
 
-def runs(player_id: int) -> tuple[int, int]:
-    """Return a player's longest run of wins in finished games, and the run going now."""
-    won = db.session.scalars(
-        select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
-        .where(ResultSeat.player_id == player_id, ResultSeat.over)
-        .order_by(Game.created_at, Game.id))
+def runs(player_id: int, shown: Shown = EVERYTHING) -> tuple[int, int]:
+    """Return a player's longest run of wins in finished games (of a season, or of all
+    time), and the run its last games make."""
+    query = (select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
+             .where(ResultSeat.player_id == player_id, ResultSeat.over)
+             .order_by(Game.created_at, Game.id))
+    if shown.days is not None:
+        query = query.where(shown.games())
+    won = db.session.scalars(query)
     longest = current = 0
     for win in won:
         current = current + 1 if win else 0
@@ -64,11 +68,14 @@ def runs(player_id: int) -> tuple[int, int]:
     return longest, current
 
 
-def rivals(player_id: int, head_to_head=None) -> Rivals:
-    """Return a player's nemesis, the player they beat most, and their runs. A page that
-    has read the player's head-to-head already (reports.players) passes it, and no more
-    is read for the rivals."""
-    longest, current = runs(player_id)
+def rivals(player_id: int, head_to_head=None, shown: Shown = EVERYTHING,
+           now: bool = True) -> Rivals:
+    """Return a player's nemesis, the player they beat most, and their runs (in a season,
+    or of all time; the run going now only when `now`: a past season's last run is over).
+    A page that has read the player's head-to-head already (reports.players) passes it,
+    and no more is read for the rivals."""
+    longest, current = runs(player_id, shown)
+    current = current if now else 0
     if head_to_head is None:
         return Rivals(_most(player_id, -1), _most(player_id, 1), longest, current)
     return Rivals(_most_of(head_to_head, "behind"), _most_of(head_to_head, "ahead"),

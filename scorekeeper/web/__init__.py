@@ -31,13 +31,14 @@ from .views import (
     main,
     offline,
     players,
+    seasons,
     seats,
     settings,
     trust,
 )
 
 BLUEPRINTS = (backup, cards, games, hands, history, join, languages, logs, main, offline, players,
-              seats, settings, trust, chips)
+              seasons, seats, settings, trust, chips)
 
 
 def init(app: Flask) -> None:

@@ -117,3 +117,11 @@ class PasscodeForm(FlaskForm):
     """A new table passcode; passcode.clean checks it."""
 
     passcode = StringField(_l("New passcode"), validators=[Optional()])
+
+
+class SeasonForm(FlaskForm):
+    """A season the table names: db.seasons checks the name and the two days."""
+
+    name = StringField(_l("Name"), validators=[Optional()])
+    first_day = StringField(_l("First day"), validators=[Optional()])
+    last_day = StringField(_l("Last day"), validators=[Optional()])

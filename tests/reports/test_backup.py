@@ -10,8 +10,10 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
-from scorekeeper.db.models import Event, Game, Night, Player
+from scorekeeper import play, rules
+from scorekeeper.db.models import Event, Game, Night, Player, RatingStep
 from scorekeeper.db.players import find_player
 from scorekeeper.extensions import db
 from scorekeeper.reports import backup, gamelog
@@ -155,6 +157,60 @@ def test_a_game_player_missing_from_the_roster_is_refused_by_name(app, other_app
     with other_app.app_context():
         with pytest.raises(backup.Refused, match="Cy plays in this game but is not on the roster"):
             backup.restore(doc)
+
+
+def test_the_seasons_the_table_named_are_kept_and_rate_the_restored_games_alike(app, other_app,
+                                                                              tmp_path):
+    fill(app)
+    assert "seasons" not in document(app)  # none named: the backup is as it always was
+    with app.app_context():
+        play.name_season("Autumn cup", "2026-11-01", "2026-11-30")
+        play.name_season("Winter league", "2026-12-01", "2027-02-28")
+        rated = ratings_table()
+    doc = document(app)
+    assert doc["seasons"] == [
+        {"name": "Autumn cup", "first_day": "2026-11-01", "last_day": "2026-11-30"},
+        {"name": "Winter league", "first_day": "2026-12-01", "last_day": "2027-02-28"}]
+    assert list(doc)[:4] == ["format", "roster", "seasons", "nights"]
+    path = tmp_path / "backup.json"
+    path.write_text(backup.dumps(doc), encoding="utf-8")
+    with other_app.app_context(), path.open("rb") as file:
+        play.restore(file)  # streamed, as the page and the command line restore
+        assert ratings_table() == rated and "Autumn cup" in {row[3] for row in rated}
+    assert document(other_app) == doc
+
+
+@pytest.mark.parametrize("entry, where, why", [
+    ({"name": "2026", "first_day": "2026-01-01", "last_day": "2026-02-01"}, "seasons[1].name",
+     "cannot be a year"),
+    ({"name": "Cup", "first_day": "2026-13-01", "last_day": "2026-12-01"},
+     "seasons[1].first_day", "is not a date"),
+    ({"name": "Cup", "first_day": 20260101, "last_day": "2026-12-01"},
+     "seasons[1].first_day", "must be text"),
+    ({"name": "cup", "first_day": "2026-01-01", "last_day": "2026-12-01"}, "seasons[1].name",
+     "is already a season"),
+    ("Cup", "seasons[1]", "must be an object"),
+])
+def test_a_wrong_season_in_a_backup_restores_nothing(app, other_app, entry, where, why):
+    fill(app)
+    doc = document(app)
+    doc["seasons"] = [{"name": "Cup", "first_day": "2026-01-01", "last_day": "2026-12-01"},
+                      entry]
+    with other_app.app_context():
+        with pytest.raises(rules.RuleError) as refused:
+            backup.restore(doc)
+        db.session.rollback()
+        assert where in str(refused.value) and why in str(refused.value)
+        assert backup.is_empty()
+
+
+def ratings_table() -> list[tuple]:
+    """Return every rating step by the player's name and game's start, in one order."""
+    return sorted(db.session.execute(
+        select(Player.name, Game.created_at, RatingStep.place, RatingStep.season,
+               RatingStep.mu_after, RatingStep.sigma_after)
+        .join(Player, Player.id == RatingStep.player_id)
+        .join(Game, Game.id == RatingStep.game_id)).all())
 
 
 def test_a_single_game_log_is_not_taken_for_a_backup(other_app):

@@ -4,7 +4,7 @@ same whatever order the games were entered or corrected in, and rebuilt to the s
 from __future__ import annotations
 
 import math
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -18,38 +18,20 @@ from scorekeeper.db.players import player_for
 from scorekeeper.extensions import db
 from scorekeeper.reports import ratings
 from scorekeeper.reports.ratings import NamedSeason, figure, season_of
-from tests.helpers import CORONATION, PENALTY, deal, form, hand, make_app, start_game
+from tests.helpers import (
+    CORONATION,
+    DAY,
+    add,
+    deal,
+    finished,
+    form,
+    hand,
+    make_app,
+    stalemate,
+    start_game,
+)
 
 MU, SIGMA, BETA, TAU = 25.0, 25 / 3, 25 / 6, 25 / 300  # OpenSkill's defaults
-DAY = date(2025, 3, 7)
-
-
-def stalemate(order: list[list[str]]) -> rules.Round:
-    """Return a penalty hand (a stalemate) that puts the players in this finishing order: the
-    first group holds 1 card each (0 points), the next 2 cards, and so on; a group ties."""
-    return rules.Round(None, {name: rules.Hand(1 + rank) for rank, group in enumerate(order)
-                              for name in group})
-
-
-def add(order: list[list[str]], on: date = DAY, ended: bool = True, at: int = 0,
-        seats: list[str] | None = None) -> int:
-    """Store a penalty game (to 1000) played on a day in this finishing order (seated in
-    that order too, unless told), finished by hand (or not yet); not committed, and not
-    rated: `play` rates what it changes."""
-    names = tuple(seats or [name for group in order for name in group])
-    core = rules.Game("penalty", names, names[0], PENALTY, (stalemate(order),), ended)
-    return add_game(core, [player_for(name) for name in names], played_on=on, night=None,
-                    created_at=datetime.combine(on, datetime.min.time()) + timedelta(
-                        hours=20, minutes=at))
-
-
-def finished(order: list[list[str]], on: date = DAY, at: int = 0) -> int:
-    """Add a game in this finishing order and end it through `play`, as the end button does;
-    return its id."""
-    game_id = add(order, on, ended=False, at=at)
-    db.session.commit()
-    play.set_ended(game_id, True)
-    return game_id
 
 
 def steps(game_id: int) -> dict:

@@ -50,6 +50,8 @@ def table(tmp_path):
     penalty = start_game(host, P)
     host.post(f"/games/{penalty}/hands/new", data=hand_data(P, "Ben", {"Ann": 3, "Cy": 2}))
     start_game(host, ["Ann", "annie b"])
+    host.post("/seasons/", data={"name": "Winter", "first_day": "2026-11-01",
+                                 "last_day": "2027-02-28"})
     app.config["WTF_CSRF_ENABLED"] = True
     result = set_by_cli(app)
     assert result.exit_code == 0, result.output
@@ -110,6 +112,9 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
         "settings.set_passcode": ("/settings/passcode", {"passcode": "mine now"}, {}),
         "settings.remove_passcode": ("/settings/passcode/remove", {}, {}),
         "settings.forget_phone": ("/settings/phones/1/forget", {}, {}),
+        "seasons.add": ("/seasons/", {"name": "Summer", "first_day": "2026-06-01",
+                                      "last_day": "2026-08-31"}, {}),
+        "seasons.forget": ("/seasons/1/forget", {"confirmed": "1"}, {}),
     }
 
 
@@ -134,7 +139,8 @@ def test_without_the_passcode_a_phone_reads_every_page(table):
                 "/history/", f"/history/games/{penalty}", f"/history/nights/{ids['night']}",
                 "/players", f"/players/{ids['ann']}", "/join", "/join.svg",
                 f"/games/{penalty}/export.json", f"/history/games/{penalty}/export.csv",
-                f"/games/{penalty}/version?since=0", "/watch"]:
+                f"/games/{penalty}/version?since=0", "/watch", "/seasons/", "/seasons/Winter",
+                "/history/?season=all", f"/players/{ids['ann']}?season=Winter"]:
         response = stranger.get(url)
         assert response.status_code in (200, 302), url
         if response.status_code == 302:

@@ -41,3 +41,24 @@ def test_a_player_s_page_shows_their_rating_and_rivals(app, client):
     assert f"Penalty points{mine.figure} provisional: 3 of 10 games" in page
     assert "Longest winning run: 2 games" in page
     assert "Beaten most by Ann: 1 of 3 games together" in page
+
+
+def test_a_player_s_page_draws_their_rating_after_each_game_a_line_a_variant(app, client):
+    for winner in ("Cy", "Ann", "Cy"):
+        game_id = start_game(client, NAMES, target=25)
+        others = {name: (13, 2) for name in NAMES if name != winner}
+        client.post(f"/games/{game_id}/hands/new",
+                    data=hand_data(NAMES, winner, others, number=1))
+    start_game(client, NAMES, variant="chips", preset="house")  # not finished: no line
+    with app.app_context():
+        after = [r.figure for r in ratings.player_line(3, "penalty")]
+    html = unescape(client.get("/players/3").get_data(as_text=True))
+    chart = re.search(r'<svg[^>]*aria-labelledby="rating-chart-title.*?</svg>', html,
+                      re.S).group(0)
+    assert f"Cy's rating after each of 3 finished games: now Penalty points {after[-1]}." in chart
+    assert chart.count("<polyline") == 1 and "Chip pot" not in chart
+    # The line's three points climb, drop and climb as Cy won, lost and won.
+    points = re.search(r'<polyline[^>]*points="([^"]+)"', chart).group(1).split()
+    heights = [float(point.split(",")[1]) for point in points]  # y grows downwards
+    assert len(heights) == 3 and heights[1] > heights[0] and heights[2] < heights[1]
+    assert after[1] < after[0] < after[2]

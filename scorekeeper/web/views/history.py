@@ -15,12 +15,13 @@ from ... import play, rules
 from ...db import Loaded, nights
 from ...db.models import Night
 from ...extensions import db
-from ...reports import csv_export, history, story
+from ...reports import csv_export, history, seasons, story
 from ...words import capital, day, reason
 from ...words import month as month_of
 from ..bidi import bdi
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..pages import expired, game_or_404, game_view, refusal
+from ..seasons import Seen, seen
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 PER_PAGE = 20
@@ -36,20 +37,24 @@ def night_label(night: Night) -> str:
 def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
     page = request.args.get("page", 1, type=int)
-    listing = _listing(page)
+    season = seen("history.index")
+    listing = _listing(page, season)
     if listing is None:
         abort(404)
-    return render_template("history/index.html", listing=listing)
+    return render_template("history/index.html", listing=listing, season=season)
 
 
-def _listing(page: int) -> Markup | None:
-    """Read and draw a page of the list of nights (None if there is no such page)."""
-    years, total = nights.year_pages(PER_PAGE)
+def _listing(page: int, season: Seen) -> Markup | None:
+    """Read and draw a page of the list of nights of a season (None if there is no such
+    page)."""
+    days = season.shown.days
+    where = None if days is None else seasons.at_times(Night.started_at, days)
+    years, total = nights.year_pages(PER_PAGE, where)
     if not 1 <= page <= max(1, -(-total // PER_PAGE)):
         return None
     # Read as plain rows; the years' counts add up to the total: no second count of
     # every night. The pages as Flask-SQLAlchemy's Pagination would count them.
-    shown = nights.listed_rows(PER_PAGE, (page - 1) * PER_PAGE)
+    shown = nights.listed_rows(PER_PAGE, (page - 1) * PER_PAGE, where)
     summaries = _listed(history.night_lines(shown))
     months = [(month, list(group)) for month, group in
               groupby(summaries, key=lambda s: month_of(s.night.started_at))]
@@ -58,7 +63,8 @@ def _listing(page: int) -> Markup | None:
                             has_prev=page > 1, prev_num=page - 1 if page > 1 else None,
                             has_next=page < last, next_num=page + 1 if page < last else None)
     return Markup(render_template("history/_listing.html", pages=pages, months=months,
-                                  years=years))
+                                  years=years if season.shown.all_time else [],
+                                  season=season))
 
 
 @dataclass(frozen=True)

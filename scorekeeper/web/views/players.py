@@ -10,7 +10,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import get_translations, gettext, ngettext
 from markupsafe import Markup
 
-from ... import play, rules
+from ... import play, rules, variants
 from ...db import players as stored
 from ...db.models import Player
 from ...extensions import db
@@ -22,17 +22,22 @@ from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
 from ..pages import expired, refusal, unconfirmed
 from ..passcode import asks
+from ..seasons import seen
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
 @bp.route("", endpoint="roster")
 def list_players():
-    """List everyone on the roster with their finished games and wins."""
+    """List everyone on the roster with their finished games and wins: for a season, those
+    who sat down to a game of it; for all time, everyone."""
+    season = seen("players.roster")
+    record = roster.records_by_id(season.shown)
+    players = stored.roster(season.shown.games())
     listed = Markup(render_template(
-        "players/_roster_list.html", players=stored.roster(), record=roster.records_by_id(),
-        empty=roster.Record()))
-    return render_template("players/roster.html", listed=listed)
+        "players/_roster_list.html", players=players, record=record,
+        empty=roster.Record(), season=season))
+    return render_template("players/roster.html", listed=listed, season=season)
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,11 @@ class VersusRow:
     behind_said: Markup  # "behind 5"
 
 
-def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
+def versus_rows(player: Player, figures: roster.PlayerStats,
+                season: str | None = None) -> list[VersusRow]:
     """Return the head-to-head lines, their words looked up once for the page (as the
-    template's _() would say them: the sentence as markup, its values escaped)."""
+    template's _() would say them: the sentence as markup, its values escaped); each links
+    to the other player's page for the same season."""
     if not figures.head_to_head:
         return []
     say = get_translations()
@@ -60,7 +67,8 @@ def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
     ahead = Markup(say.ugettext("%(name)s ahead %(num)s"))
     level = Markup(say.ugettext("level %(num)s"))
     behind = Markup(say.ugettext("behind %(num)s"))
-    return [VersusRow(url_for("players.player", player_id=row.other_id), bdi(row.other),
+    return [VersusRow(url_for("players.player", player_id=row.other_id, season=season),
+                      bdi(row.other),
                       Markup(say.ungettext("%(num)d game", "%(num)d games", row.games))
                       % {"num": row.games},
                       row.ahead, row.level, row.behind,
@@ -70,15 +78,46 @@ def versus_rows(player: Player, figures: roster.PlayerStats) -> list[VersusRow]:
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
-    """Render a player's page, with the rename form as typed and its error, if any."""
-    figures, others = roster.player_stats(player), stored.anyone_else(player)
+    """Render a player's page for a season (or all time), with the rename form as typed and
+    its error, if any."""
+    season = seen("players.player", player_id=player.id)
+    figures = roster.player_stats(player, season.shown)
+    others = stored.anyone_else(player)
+    shown = season.shown
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
-        versus=versus_rows(player, figures), merge_candidates=others,
-        ratings=ratings.player_ratings(player.id),
-        rivals=rivals.rivals(player.id, figures.head_to_head),
-        provisional=ratings.PROVISIONAL), 422 if error else 200
+        versus=versus_rows(player, figures, season.asked), merge_candidates=others,
+        ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
+        rating_chart=_rating_chart(ratings.player_figures(
+            player.id, None if shown.all_time else shown.key), player.name),
+        rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
+        provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
+
+
+def _rating_chart(steps: list[tuple[date, str, int]], name: str) -> Markup | None:
+    """Return the player's rating in each variant after each of their finished games as an
+    SVG line chart: a line a variant, flat between its games (the rating did not move), at
+    most CHART_POINTS games drawn, spread evenly."""
+    if len(steps) < 2:
+        return None
+    kinds = [home.name for home in variants.homes() if any(v == home.name for _, v, _ in steps)]
+    so_far: dict[str, int | None] = dict.fromkeys(kinds)
+    after: list[dict[str, int | None]] = []
+    for _, variant, shown in steps:
+        so_far[variant] = shown
+        after.append(dict(so_far))
+    picked = roster.spread(len(steps))
+    series = {variants.get(kind).label: [after[i][kind] for i in picked] for kind in kinds}
+    last = {label: next(v for v in reversed(line) if v is not None)
+            for label, line in series.items()}
+    return line_chart(
+        series, labels=_Labels([steps[i][0] for i in picked]),
+        title=gettext("%(name)s's rating", name=name),
+        desc=gettext("%(name)s's rating after each of %(games)s finished games: now %(now)s.",
+                     name=name, games=len(steps),
+                     now=", ".join(f"{label} {value}" for label, value in last.items())),
+        x_label=gettext("games, oldest first"), chart_id="rating-chart", from_zero=False)
 
 
 def _chart(points, name: str, nights: int) -> Markup | None:

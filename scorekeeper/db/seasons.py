@@ -1,0 +1,84 @@
+"""The seasons the table names itself: each checked as typed, then kept in `season`.
+
+A day in no named season is in its calendar year's season, so a name cannot be a year's
+("2026"), nor "all" (all time, in a link). Dates are typed as a phone's date field sends
+them (2026-12-31).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import func, select
+
+from .. import rules
+from ..extensions import db
+from .models import Season
+from .nights import clean_text
+
+NAME_MAX = 40
+
+
+def clean_season_name(raw: str | None, field: str = "name") -> str:
+    """Return a season's name trimmed, or raise RuleError naming the field."""
+    name = clean_text(raw, NAME_MAX, field, one_line=True)
+    if name is None:
+        raise rules.RuleError("cannot be empty", field)
+    if len(name) == 4 and name.isascii() and name.isdigit():
+        raise rules.RuleError("cannot be a year: every year is a season of its own already",
+                              field)
+    if "/" in name:
+        raise rules.RuleError("cannot hold a slash (/)", field)
+    if name.casefold() == "all":
+        raise rules.RuleError("cannot be “%(name)s”, the word a link uses for all time", field,
+                              name=name)
+    return name
+
+
+def clean_day(raw: str | None, field: str) -> date:
+    """Return a typed day (2026-12-31), or raise RuleError naming the field."""
+    text = (raw or "").strip()
+    if not text:
+        raise rules.RuleError("cannot be empty", field)
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise rules.RuleError("is not a date like 2026-12-31", field) from None
+    if not 1900 <= day.year <= 2999:
+        raise rules.RuleError("must be between the years 1900 and 2999", field)
+    return day
+
+
+def add(name: str | None, first: str | None, last: str | None, where: str = "") -> Season:
+    """Name a season from its first day to its last (not committed); raise RuleError naming
+    the first field that is wrong (after `where`: a restore says which of a backup's)."""
+    cleaned = clean_season_name(name, f"{where}name")
+    first_day = clean_day(first, f"{where}first_day")
+    last_day = clean_day(last, f"{where}last_day")
+    if last_day < first_day:
+        raise rules.RuleError("is before the first day", f"{where}last_day")
+    taken = db.session.scalar(select(Season.name).where(
+        func.lower(Season.name) == cleaned.lower()))
+    if taken is not None:
+        raise rules.RuleError("“%(name)s” is already a season", f"{where}name", name=taken)
+    season = Season(name=cleaned, first_day=first_day, last_day=last_day)
+    db.session.add(season)
+    db.session.flush()
+    return season
+
+
+def remove(season_id: int) -> str | None:
+    """Forget a named season (not committed): its days go back to their years. Return its
+    name, or None when it was not there."""
+    season = db.session.get(Season, season_id)
+    if season is None:
+        return None
+    db.session.delete(season)
+    db.session.flush()
+    return season.name
+
+
+def listed() -> list[Season]:
+    """Return the named seasons, the latest to begin first."""
+    return list(db.session.scalars(select(Season).order_by(Season.first_day.desc(),
+                                                           Season.id.desc())))

@@ -1,0 +1,165 @@
+"""Seasons on the pages: history, the roster and a player's page seen for a season or for all
+time (the current season unless asked), each season's page, and naming a season."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.db.models import Game, Player, RatingStep, Season
+from scorekeeper.extensions import db
+from tests.helpers import alerts, fill
+
+# fill(): weekly nights from Fri 8 Jan 2016, two finished penalty games each, all four
+# players in every game. 60 nights: 52 in 2016 (104 games), 8 in 2017 (16 games).
+NIGHTS = 60
+
+
+@pytest.fixture
+def years(app):
+    fill(app, NIGHTS, hands=3, ended=True)
+    with app.app_context():
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    return app, ann
+
+
+def page(client, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status, url
+    return response.get_data(as_text=True)
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def nights_listed(html: str) -> int:
+    return len(re.findall(r'data-night="\d+"', html))
+
+
+def season_links(html: str) -> list[tuple[str, str, bool]]:
+    """Return the row of seasons a page offers: (label, link, shown)."""
+    nav = re.search(r'<nav class="seasons"[^>]*>(.*?)</nav>', html, re.S)
+    return [(re.sub(r"<[^>]+>", "", label), href.replace("&amp;", "&"), bool(current))
+            for href, current, label in
+            re.findall(r'<a href="([^"]+)"( aria-current="page")?>(.*?)</a>', nav.group(1))]
+
+
+def test_history_shows_the_newest_season_with_games_unless_asked(years, client):
+    html = page(client, "/history/")
+    # Today is past 2017 and nothing was played since: 2017, the newest season, is shown.
+    assert "8 game nights, newest first." in html and nights_listed(html) == 8
+    assert season_links(html) == [("2017", "/history/", True),
+                                  ("2016", "/history/?season=2016", False),
+                                  ("All time", "/history/?season=all", False)]
+    last_year = page(client, "/history/?season=2016")
+    assert "52 game nights, newest first." in last_year and nights_listed(last_year) == 20
+    # Its pages keep the season.
+    assert 'rel="next" href="/history/?page=2&amp;season=2016"' in last_year
+    assert nights_listed(page(client, "/history/?page=3&season=2016")) == 12
+    everything = page(client, "/history/?season=all")
+    assert "60 game nights, newest first." in everything
+    assert '<nav class="years"' in everything  # the years to jump to, for all time only
+    page(client, "/history/?season=2015", status=404)
+    page(client, "/history/?season=Nonsense", status=404)
+
+
+def test_the_roster_counts_the_seasons_games(years, client):
+    assert "Ann 16 games" in text(page(client, "/players"))
+    assert "Ann 104 games" in text(page(client, "/players?season=2016"))
+    assert "Ann 120 games" in text(page(client, "/players?season=all"))
+
+
+def test_a_players_page_is_seen_for_a_season_and_its_links_keep_it(years, client):
+    app, ann = years
+    now = text(page(client, f"/players/{ann}"))
+    assert "16 games" in now
+    html = page(client, f"/players/{ann}?season=2016")
+    assert "104 games" in text(html)
+    assert re.search(r'href="/players/\d+\?season=2016">Ben</a>', html)  # head to head
+    assert ("2016", f"/players/{ann}?season=2016", True) in season_links(html)
+    assert "120 games" in text(page(client, f"/players/{ann}?season=all"))
+
+
+def test_naming_a_season_carves_its_days_out_of_the_years_and_rates_again(years, client):
+    app, ann = years
+    answer = client.post("/seasons/", data={"name": "  Winter   league ",
+                                            "first_day": "2016-12-01",
+                                            "last_day": "2017-01-31"})
+    assert answer.status_code == 302
+    listing = page(client, "/seasons/")
+    assert "Season “Winter league” named." in listing
+    assert [label for label, _, _ in season_links(page(client, "/history/"))] == [
+        "2017", "Winter league", "2016", "All time"]
+    # Fridays 2 Dec 2016 to 27 Jan 2017: 9 nights; 2017 keeps 4, 2016 keeps 47.
+    assert "9 game nights" in page(client, "/history/?season=Winter%20league")
+    assert "4 game nights" in page(client, "/history/")
+    assert "47 game nights" in page(client, "/history/?season=2016")
+    season = text(page(client, "/seasons/Winter%20league"))
+    assert "Thu 01 Dec 2016 – Tue 31 Jan 2017" in season and "Most wins" in season
+    assert "Penalty points ratings" in season
+    with app.app_context():
+        seasons_rated = dict(db.session.execute(
+            select(RatingStep.season, func.count(func.distinct(RatingStep.game_id)))
+            .group_by(RatingStep.season)).all())
+    assert seasons_rated == {"2016": 94, "Winter league": 18, "2017": 8}
+
+
+def test_a_named_season_is_forgotten_and_its_days_go_back(years, client):
+    app, _ = years
+    client.post("/seasons/", data={"name": "Cup", "first_day": "2017-01-01",
+                                   "last_day": "2017-12-31"})
+    assert "8 game nights" in page(client, "/history/?season=Cup")
+    with app.app_context():
+        season_id = db.session.scalar(select(Season.id))
+    answer = client.post(f"/seasons/{season_id}/forget", data={"confirmed": "1"})
+    assert answer.status_code == 302
+    assert "Season “Cup” forgotten." in page(client, "/seasons/")
+    page(client, "/history/?season=Cup", status=404)
+    assert "8 game nights" in page(client, "/history/")
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(RatingStep).where(
+            RatingStep.season == "Cup")) == 0
+    assert client.post(f"/seasons/{season_id}/forget", data={"confirmed": "1"}).status_code == 404
+
+
+@pytest.mark.parametrize("name, first, last, field, message", [
+    ("", "2026-01-01", "2026-02-01", "name", "Name cannot be empty."),
+    ("2025", "2026-01-01", "2026-02-01", "name",
+     "Name cannot be a year: every year is a season of its own already."),
+    ("ALL", "2026-01-01", "2026-02-01", "name", "cannot be “ALL”"),
+    ("Fall/Winter", "2026-01-01", "2026-02-01", "name", "Name cannot hold a slash (/)."),
+    ("x" * 41, "2026-01-01", "2026-02-01", "name", "Name can be at most 40 characters"),
+    ("Summer", "", "2026-02-01", "first_day", "First day cannot be empty."),
+    ("Summer", "31/12/2026", "2027-02-01", "first_day",
+     "First day is not a date like 2026-12-31."),
+    ("Summer", "2026-01-01", "9999-01-01", "last_day",
+     "Last day must be between the years 1900 and 2999."),
+    ("Summer", "2026-03-01", "2026-02-01", "last_day", "Last day is before the first day."),
+    ("winter", "2026-03-01", "2026-04-01", "name", "“Winter” is already a season"),
+])
+def test_a_wrong_season_is_refused_naming_the_field_and_keeping_what_was_typed(
+        app, client, name, first, last, field, message):
+    client.post("/seasons/", data={"name": "Winter", "first_day": "2025-11-01",
+                                   "last_day": "2026-02-28"})
+    answer = client.post("/seasons/", data={"name": name, "first_day": first,
+                                            "last_day": last})
+    assert answer.status_code == 422
+    html = answer.get_data(as_text=True)
+    said = alerts(html)
+    assert len(said) == 1 and message in said[0]
+    assert f'id="{field}" name="{field}"' in html and f'aria-describedby="{field}-error"' in html
+    assert f'value="{first}"' in html and f'value="{last}"' in html  # kept as typed
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Season)) == 1
+
+
+def test_a_page_with_one_season_offers_no_row_of_seasons(client):
+    from tests.helpers import start_game
+    start_game(client)
+    assert '<nav class="seasons"' not in page(client, "/history/")
+    assert '<nav class="seasons"' not in page(client, "/players")
+    with client.application.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 1

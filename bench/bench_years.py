@@ -32,6 +32,7 @@ from scorekeeper import rules  # noqa: E402
 from scorekeeper.db import results  # noqa: E402
 from scorekeeper.db.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.reports import ratings  # noqa: E402
 
 YEARS = (1, 5, 10)
 GAMES_A_NIGHT, HANDS_A_GAME = 4, 20
@@ -43,8 +44,8 @@ ASK = {"Accept-Encoding": "gzip, deflate, br"}
 
 
 def fill(years: int, rng: random.Random, cache: bool = True) -> None:
-    """Insert `years` of weekly nights in bulk, then fill the results cache (unless told
-    not to: a backup of them needs none)."""
+    """Insert `years` of weekly nights in bulk, then fill the results cache and the ratings
+    (unless told not to: a backup of them needs neither)."""
     db.session.execute(insert(Player), [{"id": i + 1, "name": n, "name_key": n.casefold(),
                                          "created_at": FIRST} for i, n in enumerate(ROSTER)])
     nights, games, seats, rounds, hands = [], [], [], [], []
@@ -75,6 +76,7 @@ def fill(years: int, rng: random.Random, cache: bool = True) -> None:
             db.session.execute(insert(model), rows[start:start + 5000])
     if cache:
         results.rebuild()
+        ratings.rebuild()  # every finished game is rated when it is saved, as the app does
     db.session.commit()
 
 

@@ -56,7 +56,11 @@ class Game(db.Model):
     # One more with every change, so a phone can ask "anything new since version V?".
     version: Mapped[int] = mapped_column(default=0, server_default="0")
     # The order games are rated in, by variant: a correction rates the games after it again.
-    __table_args__ = (Index("ix_game_order", "variant", "played_on", "created_at", "id"),)
+    __table_args__ = (
+        Index("ix_game_order", "variant", "played_on", "created_at", "id"),
+        # A season's games (a range of days), and the days games were played on, in order.
+        Index("ix_game_played_on", "played_on", "id"),
+    )
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(

@@ -111,22 +111,30 @@ class Shown:
 EVERYTHING = Shown(ALL, None)
 
 
+# Built once: every page seen for a season asks both.
+_NAMED = select(Season.name, Season.first_day, Season.last_day).order_by(Season.id)
+_DAYS = select(Game.played_on).group_by(Game.played_on)  # from ix_game_played_on, in order
+
+
 def named(session=None) -> list[NamedSeason]:
     """Return the seasons the table named, in the order they were named."""
     session = session or db.session
-    return [NamedSeason(*row) for row in session.execute(
-        select(Season.name, Season.first_day, Season.last_day).order_by(Season.id))]
+    return [NamedSeason(*row) for row in session.connection().execute(_NAMED).all()]
 
 
 def played(names: Sequence[NamedSeason]) -> list[str]:
     """Return the seasons that hold a game, newest first: one query for the days games were
-    played on (a few hundred a decade), each day's season worked out here."""
+    played on (a few hundred a decade, read from an index), each day's season worked out
+    here: its year's, unless a named season's first to last day holds it."""
     held: dict[str, date] = {}
-    for (day,) in db.session.execute(select(Game.played_on).group_by(Game.played_on)):
+    spans = [(season.first_day, season.last_day) for season in names]
+    for day in db.session.connection().execute(_DAYS).scalars().all():
         if not isinstance(day, date):  # SQLite may hand back text
             day = date.fromisoformat(str(day))
-        season = season_of(day, names)
-        held[season] = max(held.get(season, day), day)
+        named_ = spans and any(first <= day <= last for first, last in spans)
+        season = season_of(day, names) if named_ else str(day.year)
+        if held.get(season, day) <= day:
+            held[season] = day
     return sorted(held, key=lambda season: held[season], reverse=True)
 
 

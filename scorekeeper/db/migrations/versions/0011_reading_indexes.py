@@ -1,6 +1,7 @@
 """indexes that hold what the pages read: a game's hands (hand_entry's round, player,
 cards and kings, so a game is read without its table's rows) and a player's finished
-games in order (result_seat's player, over, game and won, for the night-by-night record)
+games in order (result_seat's player, over, game and won, for the night-by-night record),
+and the games of a season (game's played_on and id: a range of days)
 
 Revision ID: 0011
 Revises: 0010
@@ -17,6 +18,8 @@ depends_on = None
 
 
 def upgrade():
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.create_index('ix_game_played_on', ['played_on', 'id'], unique=False)
     with op.batch_alter_table('hand_entry', schema=None) as batch_op:
         batch_op.create_index('ix_hand_entry_read', ['round_id', 'player_id', 'cards', 'kings'],
                               unique=False)
@@ -30,3 +33,5 @@ def downgrade():
         batch_op.drop_index('ix_result_seat_games')
     with op.batch_alter_table('hand_entry', schema=None) as batch_op:
         batch_op.drop_index('ix_hand_entry_read')
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.drop_index('ix_game_played_on')

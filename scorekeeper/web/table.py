@@ -23,6 +23,7 @@ from flask_babel import gettext, ngettext
 from .. import play, variants
 from ..db import Loaded, parts
 from ..rules.parts import NOBODY, Part
+from ..words import together
 from . import passcode
 
 COOKIE = "kc_seat"  # this phone's key: the seats it holds are stored by its digest
@@ -193,9 +194,11 @@ def seats_view(game: Loaded) -> dict[str, Any]:
         rows.append(row)
     clash = refused = None
     if gathered.clash == "two_out":
-        clash = gettext("%(names)s both say they went out. Only one can have: the other taps "
-                        "their cards.", names=gettext(" and ").join(game.players[s]
-                                                                   for s in gathered.seats))
+        said = [game.players[s] for s in gathered.seats]
+        clash = (gettext("%(names)s both say they went out. Only one can have: the other taps "
+                         "their cards.", names=together(said)) if len(said) == 2 else
+                 gettext("%(names)s all say they went out. Only one can have: the others tap "
+                         "their cards.", names=together(said)))
     elif gathered.clash == "deal":
         clash = gettext("The two phones disagree on this deal. Look at the table together, "
                         "and one of you taps it again.")

@@ -241,10 +241,12 @@ def _my_view(game: Loaded, mine: int, got, sent) -> dict[str, Any]:
     result = game.result
     name = game.players[mine]
     number = game.next_number
-    place = next((row for row in home.standings(game) if row["name"] == name), {})
-    view = {"seat": mine, "name": name, "place": place.get("place"),
-            "total": place.get("total"), "note": place.get("note", ""),
-            "unit": home.unit(game.settings, place.get("total") or 0),
+    # The phone's own line of the standings, worked out alone (the board has them all).
+    total = result.totals.get(name)
+    view = {"seat": mine, "name": name,
+            "place": result.ranking.index(name) + 1 if name in result.ranking else None,
+            "total": total, "note": home.standing_note(game, name),
+            "unit": home.unit(game.settings, total or 0),
             "deals": result.next_dealer == name, "number": number,
             "played": bool(result.rounds),
             "mine": part_words(game, got.part) if got else "",

@@ -27,6 +27,14 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def together(names) -> str:
+    """Return names as a list is said: "Ann", "Ann and Ben", "Ann, Ben and Cy"."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + gettext(" and ") + names[-1]
+
+
 def sentence(text: str) -> str:
     """Return text as a sentence: a capital first letter and a full stop."""
     text = text.strip()

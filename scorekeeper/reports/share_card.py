@@ -13,7 +13,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import resvg_py
-from flask_babel import ngettext
+from flask_babel import gettext, ngettext
 
 from .. import rules, variants
 from ..words import day, needs_isolating
@@ -58,36 +58,61 @@ def _fit(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1].rstrip() + "…"
 
 
+def _wrap(text: str, most: int, lines: int = 2) -> list[str]:
+    """Break a line into at most `lines` lines of at most `most` characters, between words
+    (the last one shortened with an ellipsis if it still does not fit)."""
+    out: list[str] = []
+    for word in text.split():
+        if out and len(out[-1]) + 1 + len(word) <= most:
+            out[-1] += " " + word
+        elif len(out) < lines:
+            out.append(word)
+        else:
+            out[-1] += " " + word
+            break
+    return [_fit(line, most) for line in out] or [""]
+
+
+def _chars(size: int, bold: bool = False, width: int = WIDTH - 144) -> int:
+    """Return how many characters of DejaVu Sans at `size` px fit in `width` px (its letters
+    average about 0.58 em, bold ones 0.65 em)."""
+    return int(width / (size * (0.65 if bold else 0.58)))
+
+
 def svg(card: Card) -> str:
     """Return the card as SVG: 1080 px wide, as tall as its rows and lines need."""
-    top = 300
+    headline = _wrap(card.headline, _chars(44, bold=True)) if card.headline else []
+    lines = [part for line in card.lines for part in _wrap(line, _chars(32))]
+    top = 244 + 56 * len(headline)
     row_h = 104
-    lines_h = 64 * len(card.lines) + (40 if card.lines else 0)
+    lines_h = 52 * len(lines) + (40 if lines else 0)
     height = top + row_h * len(card.rows) + lines_h + 150
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
              f'viewBox="0 0 {WIDTH} {height}">',
              f'<rect width="{WIDTH}" height="{height}" fill="{BG}"/>',
              _text(72, 96, "♚ Kings Corners", 36, GOLD, "bold"),
-             _text(72, 168, _fit(card.title, 34), 56, INK, "bold"),
-             _text(72, 218, _fit(card.subtitle, 52), 32, MUTED)]
-    if card.headline:
-        parts.append(_text(72, 272, _fit(card.headline, 40), 44, GOLD, "bold"))
+             _text(72, 168, _fit(card.title, _chars(56, bold=True)), 56, INK, "bold"),
+             _text(72, 218, _fit(card.subtitle, _chars(32)), 32, MUTED)]
+    for i, line in enumerate(headline):
+        parts.append(_text(72, 280 + 56 * i, line, 44, GOLD, "bold"))
     y = top + 10
     for row in card.rows:
         fill = "#3b2d0b" if row.won else PANEL
+        # The name stops short of the figure at the row's end.
+        room = WIDTH - 96 - 160 - 32 - int(len(row.figure) * 44 * 0.65)
         parts += [f'<rect x="56" y="{y}" width="{WIDTH - 112}" height="{row_h - 14}" rx="22" '
                   f'fill="{fill}" stroke="{GOLD if row.won else LINE}" stroke-width="2"/>',
                   _text(110, y + 62, str(row.place), 40, MUTED, "bold", "middle"),
-                  _text(160, y + 62, _fit(row.name, 24), 44, INK, "bold"),
+                  _text(160, y + 62, _fit(row.name, _chars(44, True, room)), 44, INK, "bold"),
                   _text(WIDTH - 96, y + 62, row.figure, 44, INK, "bold", "end")]
         y += row_h
-    if card.lines:
+    if lines:
         y += 40
-        for line in card.lines:
-            parts.append(_text(72, y + 20, _fit(line, 52), 32, INK))
-            y += 64
+        for line in lines:
+            parts.append(_text(72, y + 20, line, 32, INK))
+            y += 52
     if card.foot:
-        parts.append(_text(72, height - 60, _fit(card.foot, 56), 28, MUTED))
+        parts.append(_text(72, height - 60, _fit(card.foot, _chars(28)), 28, MUTED))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -125,8 +150,18 @@ def places(totals: dict[str, int], lower_is_better: bool) -> dict[str, int]:
             for name, total in totals.items()}
 
 
-def game_card(game) -> Card:
-    """Return a game's card: its variant, day and hands, who won, the standings."""
+def rating_line(changes) -> str:
+    """Return a finished game's rating moves in a line: "Ratings: Cy +41 (an upset) · Ann −12"
+    (`changes`: reports.ratings.game_changes)."""
+    moves = [f"{c.name} {c.change:+d}".replace("-", "−") + (f" ({gettext('an upset')})"
+                                                          if c.upset else "")
+             for c in changes]
+    return f"{gettext('Ratings:')} {' · '.join(moves)}" if moves else ""
+
+
+def game_card(game, changes=()) -> Card:
+    """Return a game's card: its variant, day and hands, who won, the standings, and the
+    rating moves it made (`changes`, once it is over)."""
     home = variants.get(game.variant)
     result = game.result
     placed = places(dict(result.totals), rules.get_variant(game.variant).lower_is_better)
@@ -137,8 +172,9 @@ def game_card(game) -> Card:
                                                                   game.players.index(n))))
     headline = (ngettext("%(names)s wins!", "%(names)s win!", len(result.winners),
                          names=" & ".join(result.winners)) if result.over else "")
+    moves = rating_line(changes)
     return Card(home.label, f"{day(game.played_on)} · {home.played(len(result.rounds))}",
-                headline, rows, foot=home.summary(game.settings))
+                headline, rows, (moves,) if moves else (), foot=home.summary(game.settings))
 
 
 def night_card(title: str, when, games, story: list[str]) -> Card:
@@ -158,5 +194,6 @@ def night_card(title: str, when, games, story: list[str]) -> Card:
                  for name, count in sorted(wins.items(), key=lambda i: (placed[i[0]], i[0])))
     games_line = [f"{variants.get(g.variant).label}: " + " & ".join(g.result.winners)
                   for g in done]
-    return Card(title, f"{day(when)} · " + ngettext("%(num)d game", "%(num)d games", len(games)),
+    count = ngettext("%(num)d game", "%(num)d games", len(games))
+    return Card(title, count if title == day(when) else f"{day(when)} · {count}",
                 story[0] if story else "", rows, tuple((story[1:] + games_line)[:6]))

@@ -23,6 +23,7 @@ from flask_babel import gettext, ngettext
 from .. import play, variants
 from ..db import Loaded, parts
 from ..rules.parts import NOBODY, Part
+from ..words import together
 from . import passcode
 
 COOKIE = "kc_seat"  # this phone's key: the seats it holds are stored by its digest
@@ -193,9 +194,11 @@ def seats_view(game: Loaded) -> dict[str, Any]:
         rows.append(row)
     clash = refused = None
     if gathered.clash == "two_out":
-        clash = gettext("%(names)s both say they went out. Only one can have: the other taps "
-                        "their cards.", names=gettext(" and ").join(game.players[s]
-                                                                   for s in gathered.seats))
+        said = [game.players[s] for s in gathered.seats]
+        clash = (gettext("%(names)s both say they went out. Only one can have: the other taps "
+                         "their cards.", names=together(said)) if len(said) == 2 else
+                 gettext("%(names)s all say they went out. Only one can have: the others tap "
+                         "their cards.", names=together(said)))
     elif gathered.clash == "deal":
         clash = gettext("The two phones disagree on this deal. Look at the table together, "
                         "and one of you taps it again.")
@@ -238,10 +241,12 @@ def _my_view(game: Loaded, mine: int, got, sent) -> dict[str, Any]:
     result = game.result
     name = game.players[mine]
     number = game.next_number
-    place = next((row for row in home.standings(game) if row["name"] == name), {})
-    view = {"seat": mine, "name": name, "place": place.get("place"),
-            "total": place.get("total"), "note": place.get("note", ""),
-            "unit": home.unit(game.settings, place.get("total") or 0),
+    # The phone's own line of the standings, worked out alone (the board has them all).
+    total = result.totals.get(name)
+    view = {"seat": mine, "name": name,
+            "place": result.ranking.index(name) + 1 if name in result.ranking else None,
+            "total": total, "note": home.standing_note(game, name),
+            "unit": home.unit(game.settings, total or 0),
             "deals": result.next_dealer == name, "number": number,
             "played": bool(result.rounds),
             "mine": part_words(game, got.part) if got else "",

@@ -81,3 +81,26 @@ def test_a_night_s_card_says_who_won_most(client):
 def test_a_game_not_over_offers_no_share(client):
     game_id = start_game(client, NAMES)
     assert "card.png" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_a_game_s_card_carries_the_rating_moves_and_a_long_line_wraps(app, client):
+    game_id = finished(client)
+    board = unescape(client.get(f"/games/{game_id}").get_data(as_text=True))
+    with app.test_request_context():
+        from scorekeeper.db import read_game
+        from scorekeeper.reports import ratings
+        changes = ratings.game_changes(game_id)
+        card = share_card.game_card(read_game(game_id), changes)
+        drawn = share_card.svg(card)
+    moves = share_card.rating_line(changes)
+    ann = next(c for c in changes if c.name == "Ann")
+    assert moves.startswith("Ratings: Ann +") and f"Ann +{ann.change}" in moves
+    assert moves in card.lines  # on the card, and in the text to copy, its names isolated
+    assert moves.replace("עדי", "\u2068עדי\u2069") in board
+    assert "Ratings:" in drawn
+    long = share_card.Card("Night", "3 games", "Ann, Ben, Cy and Dee won 1 each of 4 games "
+                           "in the longest night there ever was", ())
+    lines = [line for line in share_card.svg(long).split("<text")
+             if 'font-size="44"' in line]
+    assert len(lines) == 2 and all(len(unescape(line.split(">", 1)[1].split("<")[0])) <= 32
+                                   for line in lines)

@@ -28,12 +28,17 @@ def test_each_player_s_change_is_shown_once_the_game_is_over(app, client):
     assert changes["Cy"] > 0 > changes["Ann"]  # the winner gains, the others lose
 
 
-def test_a_player_s_page_shows_their_rating_and_rivals(app, client):
-    for winner in ("Cy", "Cy", "Ann"):
+def won_in_turn(client, *winners: str) -> None:
+    """Play a penalty game to 25 for each winner, who goes out while the others end it."""
+    for winner in winners:
         game_id = start_game(client, NAMES, target=25)
         others = {name: (13, 2) for name in NAMES if name != winner}
         client.post(f"/games/{game_id}/hands/new",
                     data=hand_data(NAMES, winner, others, number=1))
+
+
+def test_a_player_s_page_shows_their_rating_and_rivals(app, client):
+    won_in_turn(client, "Cy", "Cy", "Ann")
     with app.app_context():
         mine = ratings.player_ratings(3)["penalty"]  # Cy
     page = " ".join(re.sub(r"<[^>]+>", "", unescape(
@@ -44,11 +49,7 @@ def test_a_player_s_page_shows_their_rating_and_rivals(app, client):
 
 
 def test_a_player_s_page_draws_their_rating_after_each_game_a_line_a_variant(app, client):
-    for winner in ("Cy", "Ann", "Cy"):
-        game_id = start_game(client, NAMES, target=25)
-        others = {name: (13, 2) for name in NAMES if name != winner}
-        client.post(f"/games/{game_id}/hands/new",
-                    data=hand_data(NAMES, winner, others, number=1))
+    won_in_turn(client, "Cy", "Ann", "Cy")
     start_game(client, NAMES, variant="chips", preset="house")  # not finished: no line
     with app.app_context():
         after = [r.figure for r in ratings.player_line(3, "penalty")]

@@ -80,6 +80,17 @@ def test_two_claiming_out_records_nothing_and_says_so(app, phones):
     assert rounds(app, game_id)[0].went_out == "Ann"
 
 
+def test_three_claiming_out_are_named_all_three(app, phones):
+    game_id, clients = phones
+    for seat in range(3):
+        send(clients[seat], game_id, 1, seat, went_out=1)
+    send(clients[3], game_id, 1, 3, cards=3)
+    assert rounds(app, game_id) == ()
+    board = clients[3].get(f"/games/{game_id}").get_data(as_text=True)
+    assert ("Ann, Ben and Cy all say they went out. Only one can have: the others tap their "
+            "cards.") in board
+
+
 def test_all_holding_cards_is_a_stalemate(app, phones):
     game_id, clients = phones
     for seat, client in enumerate(clients):

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort
 from ...db import Unreadable, read_games
 from ...db.models import Night
 from ...extensions import db
-from ...reports import history, share_card, story
+from ...reports import history, ratings, share_card, story
 from ..pages import game_or_404
 
 bp = Blueprint("cards", __name__)
@@ -23,7 +23,9 @@ def _png(card: share_card.Card, name: str) -> Response:
 @bp.route("/games/<int:game_id>/card.png")
 def game(game_id: int):
     """A game's standings as a picture, in this phone's language."""
-    return _png(share_card.game_card(game_or_404(game_id)), f"kings-corners-game-{game_id}")
+    game = game_or_404(game_id)
+    changes = ratings.game_changes(game_id) if game.result.over else []
+    return _png(share_card.game_card(game, changes), f"kings-corners-game-{game_id}")
 
 
 @bp.route("/history/nights/<int:night_id>/card.png")

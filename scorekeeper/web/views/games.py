@@ -100,15 +100,16 @@ def scoreboard(game_id: int):
         rematch = rematch_dealer(game.players, game.core.first_dealer,
                                  result.rounds[-1].dealer if result.rounds else None)
     home = variants.get(game.variant)
+    changes = ratings.game_changes(game.id) if result.over else []
     # The seats' phones and parts are shown only while the game is on: a finished game's
     # page does not read them.
     return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
                            table=None if result.over else table.seats_view(game),
                            join_to=table.join_path(game),
                            bgstats=bgstats.link(game, home.label) if result.over else None,
-                           share_text=(share_card.text(share_card.game_card(game))
+                           share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),
-                           changes=ratings.game_changes(game.id) if result.over else [],
+                           changes=changes,
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

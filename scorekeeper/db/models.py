@@ -212,7 +212,8 @@ class ResultSeat(db.Model):
         PrimaryKeyConstraint("game_id", "player_id"),
         # A player's record by variant, and the roster's: read from the index alone.
         Index("ix_result_seat_player_figures", "player_id", "over", "variant", "won"),
-        Index("ix_result_seat_records", "over", "player_id", "won"),
+        # Every player's record (the roster), of a season too: its games are checked in it.
+        Index("ix_result_seat_records", "over", "player_id", "won", "game_id"),
         # A player's finished games in order, with whether they won: night by night.
         Index("ix_result_seat_games", "player_id", "over", "game_id", "won"),
     )
@@ -278,6 +279,10 @@ class RatingStep(db.Model):
         PrimaryKeyConstraint("game_id", "player_id"),
         # A player's line over time in a variant: their steps in the order played.
         Index("ix_rating_step_line", "player_id", "variant", "games"),
+        # A player's figure after each game, every variant in the order played (their page's
+        # chart), read from the index alone.
+        Index("ix_rating_step_figures", "player_id", "played_on", "created_at", "game_id",
+              "variant", "mu_after", "sigma_after"),
         # The roster: every player's latest step in a variant (the most games).
         Index("ix_rating_step_roster", "variant", "player_id", "games"),
         # A variant's steps from a game onward: what a correction recomputes.

@@ -22,8 +22,8 @@ class Sent:
     was: str | None
 
 
-# Read as plain rows through the connection (built once): every game page asks, and the
-# ORM's objects cost more than the rows they hold.
+# Read as plain rows (statements built once): every game page asks, and the ORM's objects
+# cost more than the rows they hold. Through the session, so a part just put is seen.
 _PARTS = select(*HandPart.__table__.c).where(HandPart.game_id == bindparam("game"),
                                              HandPart.number.in_(bindparam("numbers",
                                                                            expanding=True)))
@@ -42,8 +42,7 @@ def parts_of(game_id: int, number: int) -> dict[int, Sent]:
 
 def parts_of_hands(game_id: int, numbers) -> dict[int, dict[int, Sent]]:
     """Return the parts sent for these hands, by hand number, then by seat (one query)."""
-    rows = db.session.connection().execute(_PARTS, {"game": game_id,
-                                                     "numbers": list(numbers)}).all()
+    rows = db.session.execute(_PARTS, {"game": game_id, "numbers": list(numbers)}).all()
     found: dict[int, dict[int, Sent]] = {}
     for row in rows:
         found.setdefault(row.number, {})[row.seat] = Sent(_part(row), row.by_seat,
@@ -85,7 +84,7 @@ def drop(game_id: int, number: int | None = None) -> None:
 def holders(game_id: int) -> dict[int, SeatPhone]:
     """Return the phones holding seats of a game, by seat (rows with SeatPhone's columns)."""
     return {row.seat: row for row in
-            db.session.connection().execute(_HOLDERS, {"game": game_id}).all()}
+            db.session.execute(_HOLDERS, {"game": game_id}).all()}
 
 
 def seat_of(game_id: int, phone: str | None) -> int | None:

@@ -111,7 +111,8 @@ class Shown:
 EVERYTHING = Shown(ALL, None)
 
 
-# Built once: every page seen for a season asks both.
+# Built once: every page seen for a season asks both (through the session: a season or a
+# game added and not yet flushed is seen).
 _NAMED = select(Season.name, Season.first_day, Season.last_day).order_by(Season.id)
 _DAYS = select(Game.played_on).group_by(Game.played_on)  # from ix_game_played_on, in order
 
@@ -119,7 +120,7 @@ _DAYS = select(Game.played_on).group_by(Game.played_on)  # from ix_game_played_o
 def named(session=None) -> list[NamedSeason]:
     """Return the seasons the table named, in the order they were named."""
     session = session or db.session
-    return [NamedSeason(*row) for row in session.connection().execute(_NAMED).all()]
+    return [NamedSeason(*row) for row in session.execute(_NAMED).all()]
 
 
 def played(names: Sequence[NamedSeason]) -> list[str]:
@@ -128,7 +129,7 @@ def played(names: Sequence[NamedSeason]) -> list[str]:
     here: its year's, unless a named season's first to last day holds it."""
     held: dict[str, date] = {}
     spans = [(season.first_day, season.last_day) for season in names]
-    for day in db.session.connection().execute(_DAYS).scalars().all():
+    for day in db.session.execute(_DAYS).scalars().all():
         if not isinstance(day, date):  # SQLite may hand back text
             day = date.fromisoformat(str(day))
         named_ = spans and any(first <= day <= last for first, last in spans)

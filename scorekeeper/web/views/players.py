@@ -166,7 +166,9 @@ def roster_with_slash():
 @bp.route("/<int:player_id>")
 def player(player_id: int):
     """Show a player's statistics, best night and head-to-head."""
-    player = db.get_or_404(Player, player_id)
+    player = stored.player_row(player_id)  # id and name: the page changes nothing of them
+    if player is None:
+        abort(404)
     return _page(player, RenameForm(formdata=None, name=player.name))
 
 

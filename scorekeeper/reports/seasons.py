@@ -111,8 +111,10 @@ class Shown:
 EVERYTHING = Shown(ALL, None)
 
 
-# Built once: every page seen for a season asks both (through the session: a season or a
-# game added and not yet flushed is seen).
+# Built once: every page seen for a season asks both. The named seasons through the session
+# (one added and not yet flushed is seen); the days, a few hundred rows, as the driver's
+# plain rows (the session's own rows cost as much again): games are written, and committed,
+# by play.py before any page reads them.
 _NAMED = select(Season.name, Season.first_day, Season.last_day).order_by(Season.id)
 _DAYS = select(Game.played_on).group_by(Game.played_on)  # from ix_game_played_on, in order
 
@@ -129,7 +131,7 @@ def played(names: Sequence[NamedSeason]) -> list[str]:
     here: its year's, unless a named season's first to last day holds it."""
     held: dict[str, date] = {}
     spans = [(season.first_day, season.last_day) for season in names]
-    for day in db.session.execute(_DAYS).scalars().all():
+    for day in db.session.connection().execute(_DAYS).scalars().all():
         if not isinstance(day, date):  # SQLite may hand back text
             day = date.fromisoformat(str(day))
         named_ = spans and any(first <= day <= last for first, last in spans)

@@ -149,6 +149,7 @@ def main() -> None:
         last = games
         season = str(FIRST.year + years - 1)  # the last year filled: a whole season
         pages = [("anything new? (version, 204)", f"/games/{last}/version?since=0", 60),
+                 ("the frame alone (/trust)", "/trust", 30),
                  ("home", "/", 30),
                  ("history, all time, newest page", "/history/?season=all", 30),
                  ("history, all time, oldest page",

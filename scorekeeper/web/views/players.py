@@ -101,13 +101,16 @@ def _rating_chart(steps: list[tuple[date, str, int]], name: str) -> Markup | Non
     most CHART_POINTS games drawn, spread evenly."""
     if len(steps) < 2:
         return None
-    kinds = [home.name for home in variants.homes() if any(v == home.name for _, v, _ in steps)]
-    so_far: dict[str, int | None] = dict.fromkeys(kinds)
-    after: list[dict[str, int | None]] = []
-    for _, variant, shown in steps:
-        so_far[variant] = shown
-        after.append(dict(so_far))
+    present = {variant for _, variant, _ in steps}
+    kinds = [home.name for home in variants.homes() if home.name in present]
     picked = roster.spread(len(steps))
+    drawn = set(picked)  # every variant's figure so far, kept only where a point is drawn
+    so_far: dict[str, int | None] = dict.fromkeys(kinds)
+    after: dict[int, dict[str, int | None]] = {}
+    for i, (_, variant, shown) in enumerate(steps):
+        so_far[variant] = shown
+        if i in drawn:
+            after[i] = dict(so_far)
     series = {variants.get(kind).label: [after[i][kind] for i in picked] for kind in kinds}
     last = {label: next(v for v in reversed(line) if v is not None)
             for label, line in series.items()}

@@ -243,6 +243,23 @@ class ResultFact(db.Model):
     value: Mapped[int]
 
 
+class ResultBest(db.Model):
+    """A player's best of one game by name (`best_kings`: the most kings left in one hand):
+    the table's records are the most of them, never a sum. The game's variant is beside it,
+    so a variant's record is the top of one index."""
+
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "player_id", "fact"),
+        Index("ix_result_best_records", "variant", "fact", "value"),  # the table's record
+        Index("ix_result_best_player", "player_id", "variant", "fact", "value"),  # a player's
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    fact: Mapped[str] = mapped_column(String(40))
+    value: Mapped[int]
+    variant: Mapped[str] = mapped_column(String(20))  # the game's
+
+
 class Season(db.Model):
     """A season the table named itself (a league, a summer), from its first day to its last,
     both counted. A day in no named season is in its calendar year's season."""

@@ -405,3 +405,17 @@ def two_nights():
     return [played(g1, FRI, 1, "Friday"), played(g2, FRI, 1, "Friday"),
             played(g3, FRI, 1, "Friday"), played(g4, SAT, 2, "Saturday"),
             played(g5, SAT, 2, "Saturday"), played(g6, SAT, 2, "Saturday")]
+
+
+def import_log(app, variant: str, players, rounds, played_on: str, ended: bool = False,
+               **settings) -> int:
+    """Add a game from its game log, as *Import a game log* does, played on `played_on`
+    (YYYY-MM-DD: a night of that day); return its id."""
+    from scorekeeper import play
+    from scorekeeper.reports import gamelog
+
+    doc = {"format": "kings-corners-game/1", "variant": variant, "rules": settings,
+           "players": list(players), "played_on": played_on, "ended": ended,
+           "rounds": list(rounds)}
+    with app.test_request_context():
+        return play.import_game(gamelog.parse(doc))

@@ -1,0 +1,174 @@
+"""The table's records and each player's personal bests, per variant, from the results cache.
+
+A record is the most of a best a player set in one game (`result_best`: the most kings left
+in one hand, the biggest pot won, the biggest comeback, the most 5–0 deals in a match): each
+variant's `record_lines` say which. Worked out from the hands as entered, so a correction of
+an old hand or a deleted game changes the records with the cache.
+
+Ties: a record belongs to the first to set it, in the order games were played (their day,
+when each was started, their number; two players in the same game, the one on the roster
+first). Equalling it later does not take it: a player's page says "equals the record".
+
+Each is the top of an index (`ix_result_best_records`, `ix_result_best_player`): one
+statement for all of a variant's records, or all of a player's, whatever the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from flask_babel import gettext
+from sqlalchemy import literal, select, tuple_, union_all
+
+from .. import variants
+from ..db.models import Game, Night, Player, ResultBest
+from ..extensions import db
+from ..variants import RecordLine
+from ..words import day
+
+
+@dataclass(frozen=True)
+class Best:
+    """A best set in one game: what it is, how much, who set it, in which game and night."""
+
+    variant: str
+    fact: str
+    label: str  # "Most kings left in one hand", in the page's language
+    value: int
+    said: str  # the value in words: "3 kings"
+    player_id: int
+    name: str
+    game_id: int
+    night_id: int | None
+    night: str  # the night's name, else the day the game was played
+    played_on: date
+
+
+@dataclass(frozen=True)
+class PlayerBest:
+    """A player's personal best, and where it stands against the table's record: "holds"
+    (they set the record), "equals" (the same value, set after), or ""."""
+
+    best: Best
+    record: str
+
+
+def _lines(variant: str | None = None) -> list[tuple[str, RecordLine]]:
+    """Return every (variant, record line) there is, in the registry's order."""
+    return [(home.name, line) for home in variants.homes()
+            if variant in (None, home.name) for line in home.record_lines]
+
+
+def _top(variant: str, fact: str, *, player_id: int | None = None,
+         first_day: date | None = None, last_day: date | None = None,
+         before: tuple | None = None, mine: bool = False):
+    """Return the statement of the first best that is the most of `fact` in `variant`
+    (a player's own, with `player_id`; between two days; set before a game's key)."""
+    query = (select(ResultBest.variant, ResultBest.fact, ResultBest.value,
+                    ResultBest.player_id, ResultBest.game_id, Game.played_on, Game.night_id,
+                    literal(mine).label("mine"))
+             .join(Game, Game.id == ResultBest.game_id)
+             .where(ResultBest.variant == variant, ResultBest.fact == fact))
+    if player_id is not None:
+        query = query.where(ResultBest.player_id == player_id)
+    if first_day is not None:
+        query = query.where(Game.played_on >= first_day)
+    if last_day is not None:
+        query = query.where(Game.played_on <= last_day)
+    if before is not None:
+        query = query.where(tuple_(Game.played_on, Game.created_at, Game.id) < before)
+    return (query.order_by(ResultBest.value.desc(), Game.played_on, Game.created_at, Game.id,
+                           ResultBest.player_id).limit(1))
+
+
+def _read(tops: Sequence) -> list:
+    """Return the rows of these statements in one, each with its player's and night's names."""
+    if not tops:
+        return []
+    found = union_all(*(select(top.subquery()) for top in tops)).subquery()
+    return db.session.execute(
+        select(found, Player.name, Night.name.label("night_name"))
+        .join(Player, Player.id == found.c.player_id)
+        .outerjoin(Night, Night.id == found.c.night_id)).all()
+
+
+def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
+    line = lines[row.variant, row.fact]
+    return Best(row.variant, row.fact, gettext(line.label), row.value, line.said(row.value),
+                row.player_id, row.name, row.game_id, row.night_id,
+                row.night_name or day(row.played_on), row.played_on)
+
+
+def _grouped(bests, lines: list[tuple[str, RecordLine]], key) -> dict[str, list]:
+    """Return bests by variant, in the registry's order and each variant's own."""
+    order = {(variant, line.fact): index for index, (variant, line) in enumerate(lines)}
+    grouped: dict[str, list] = {}
+    for best in sorted(bests, key=lambda b: order[key(b).variant, key(b).fact]):
+        grouped.setdefault(key(best).variant, []).append(best)
+    return grouped
+
+
+def records(variant: str | None = None, first_day: date | None = None,
+            last_day: date | None = None) -> dict[str, list[Best]]:
+    """Return the table's records by variant (of one variant, with `variant`; set between
+    two days, both counted, with `first_day` and `last_day`), each held by the first to set
+    it: one statement."""
+    lines = _lines(variant)
+    rows = _read([_top(name, line.fact, first_day=first_day, last_day=last_day)
+                  for name, line in lines])
+    said = {(name, line.fact): line for name, line in lines}
+    return _grouped((_best(row, said) for row in rows), lines, lambda b: b)
+
+
+def player_records(player_id: int, first_day: date | None = None,
+                   last_day: date | None = None) -> dict[str, list[PlayerBest]]:
+    """Return a player's personal bests by variant (set between two days, with `first_day`
+    and `last_day`), each marked where it is the table's record or equals it: one
+    statement, the player's bests and the table's records read together."""
+    lines = _lines()
+    between = {"first_day": first_day, "last_day": last_day}
+    rows = _read([_top(name, line.fact, player_id=player_id, mine=True, **between)
+                  for name, line in lines]
+                 + [_top(name, line.fact, **between) for name, line in lines])
+    said = {(name, line.fact): line for name, line in lines}
+    table = {(row.variant, row.fact): row for row in rows if not row.mine}
+    mine = []
+    for row in rows:
+        if not row.mine:
+            continue
+        record = table[row.variant, row.fact]
+        mark = ("holds" if (record.game_id, record.player_id) == (row.game_id, player_id)
+                else "equals" if record.value == row.value else "")
+        mine.append(PlayerBest(_best(row, said), mark))
+    return _grouped(mine, lines, lambda b: b.best)
+
+
+def night_records(night_id: int) -> list[Best]:
+    """Return the table's records set on a night: for each record, the night's most of it
+    (the first, of equals) where it beats every game played before it; a record set in the
+    first game of its variant, with nothing to beat, is not counted. Two statements."""
+    lines = _lines()
+    said = {(name, line.fact): line for name, line in lines}
+    tonight: dict[tuple[str, str], tuple] = {}
+    for row in db.session.execute(
+            select(ResultBest.variant, ResultBest.fact, ResultBest.value, ResultBest.player_id,
+                   ResultBest.game_id, Game.played_on, Game.created_at, Game.night_id,
+                   Player.name, Night.name.label("night_name"))
+            .join(Game, Game.id == ResultBest.game_id)
+            .join(Player, Player.id == ResultBest.player_id)
+            .join(Night, Night.id == Game.night_id).where(Game.night_id == night_id)):
+        key = (row.variant, row.fact)
+        order = (-row.value, row.played_on, row.created_at, row.game_id, row.player_id)
+        if key in said and (key not in tonight or order < tonight[key][0]):
+            tonight[key] = (order, row)
+    if not tonight:
+        return []
+    before = {(row.variant, row.fact): row.value for row in db.session.execute(
+        union_all(*(select(_top(variant, fact, before=(row.played_on, row.created_at,
+                                                       row.game_id)).subquery())
+                    for (variant, fact), (_, row) in tonight.items()))).all()}
+    beaten = [_best(row, said) for key, (_, row) in tonight.items()
+              if key in before and row.value > before[key]]
+    return [best for bests in _grouped(beaten, lines, lambda b: b).values() for best in bests]

@@ -145,6 +145,15 @@ def player_records(player_id: int, first_day: date | None = None,
     return _grouped(mine, lines, lambda b: b.best)
 
 
+def told(best: Best) -> str:
+    """Return a record set as the story of its night tells it ("Ann was left holding 3
+    kings in one hand: the table's penalty points record")."""
+    home = variants.get(best.variant)
+    line = next(line for line in home.record_lines if line.fact == best.fact)
+    return gettext(line.feat, name=best.name, value=best.said,
+                   variant=gettext(home.in_a_sentence))
+
+
 def night_records(night_id: int) -> list[Best]:
     """Return the table's records set on a night: for each record, the night's most of it
     (the first, of equals) where it beats every game played before it; a record set in the

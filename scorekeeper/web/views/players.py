@@ -15,7 +15,7 @@ from ...db import players as stored
 from ...db.models import Player
 from ...extensions import db
 from ...reports import players as roster
-from ...reports import ratings, rivals
+from ...reports import ratings, records, rivals
 from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
@@ -78,6 +78,7 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         versus=versus_rows(player, figures), merge_candidates=others,
         ratings=ratings.player_ratings(player.id),
         rivals=rivals.rivals(player.id, figures.head_to_head),
+        records=records.player_records(player.id),
         provisional=ratings.PROVISIONAL), 422 if error else 200
 
 

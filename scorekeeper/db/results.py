@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from datetime import date, datetime
 
 from sqlalchemy import delete, select
 
@@ -24,10 +25,11 @@ PARTS = (ResultSeat, ResultFact, ResultPair, ResultBest)  # a game's rows, after
 
 
 def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception) -> tuple[dict, list[dict], list[dict],
-                                                           list[dict], list[dict]]:
+          outcome: rules.GameResult | Exception, when: tuple[date, datetime] | None = None
+          ) -> tuple[dict, list[dict], list[dict], list[dict], list[dict]]:
     """Return the cache rows of one game: the game's, one per seat, one per fact, one per
-    ordered pair of players once it is over, and one per player's best (not 0)."""
+    ordered pair of players once it is over, and one per player's best (not 0), with the
+    game's day and start (`when`, needed only if it has a best)."""
     if not isinstance(outcome, rules.GameResult):
         problem = str(getattr(outcome, "error", outcome))
         return {"game_id": game_id, "over": False, "rounds": len(core.rounds),
@@ -55,17 +57,22 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
         facts += [{"game_id": game_id, "player_id": ids[name], "fact": fact, "value": value}
                   for fact, value in sorted(counted.items()) if value]
         bests += [{"game_id": game_id, "player_id": ids[name], "fact": fact, "value": value,
-                   "variant": core.variant}
+                   "variant": core.variant, "played_on": when[0], "created_at": when[1]}
                   for fact, value in sorted(home.bests(name, core, result).items()) if value]
     return ({"game_id": game_id, "over": result.over, "rounds": len(result.rounds),
              "problem": None}, seats, facts, pairs, bests)
 
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception, session=None) -> None:
-    """Write one game's cache rows in place of its old ones (not committed)."""
+          outcome: rules.GameResult | Exception, session=None,
+          when: tuple[date, datetime] | None = None) -> None:
+    """Write one game's cache rows in place of its old ones (not committed); `when` is the
+    game's day and start, read here if not given."""
     session = session or db.session
-    game, *parts = _rows(game_id, core, player_ids, outcome)
+    if when is None:
+        when = tuple(session.execute(select(Game.played_on, Game.created_at)
+                                     .where(Game.id == game_id)).one())
+    game, *parts = _rows(game_id, core, player_ids, outcome, when)
     for model in CACHE:
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
@@ -76,7 +83,8 @@ def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
 
 def store_loaded(game: Loaded, session=None) -> None:
     """Write the cache rows of a game as read (replayed once, if not already)."""
-    store(game.id, game.core, game.player_ids, game.outcome, session)
+    store(game.id, game.core, game.player_ids, game.outcome, session,
+          (game.played_on, game.created_at))
 
 
 def refresh(game_ids: Iterable[int], session=None) -> None:
@@ -127,7 +135,8 @@ def check(session=None) -> list[str]:
         batch = ids[start:start + BATCH]
         cached = _cached(batch, session)
         for game in read_games(batch, session=session).values():
-            rows = _rows(game.id, game.core, game.player_ids, game.outcome)
+            rows = _rows(game.id, game.core, game.player_ids, game.outcome,
+                         (game.played_on, game.created_at))
             if cached.get(game.id) != _canonical(*rows):
                 what = "missing" if game.id not in cached else "differs"
                 differences.append(f"game {game.id}: the cached result {what}")

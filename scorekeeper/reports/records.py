@@ -15,12 +15,12 @@ statement for all of a variant's records, or all of a player's, whatever the his
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from flask_babel import gettext
-from sqlalchemy import literal, select, tuple_, union_all
+from sqlalchemy import bindparam, literal, select, tuple_, union_all
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultBest
@@ -61,37 +61,72 @@ def _lines(variant: str | None = None) -> list[tuple[str, RecordLine]]:
             if variant in (None, home.name) for line in home.record_lines]
 
 
-def _top(variant: str, fact: str, *, player_id: int | None = None,
-         first_day: date | None = None, last_day: date | None = None,
-         before: tuple | None = None, mine: bool = False):
-    """Return the statement of the first best that is the most of `fact` in `variant`
-    (a player's own, with `player_id`; between two days; set before a game's key)."""
-    query = (select(ResultBest.variant, ResultBest.fact, ResultBest.value,
-                    ResultBest.player_id, ResultBest.game_id, Game.played_on, Game.night_id,
-                    literal(mine).label("mine"))
-             .join(Game, Game.id == ResultBest.game_id)
-             .where(ResultBest.variant == variant, ResultBest.fact == fact))
-    if player_id is not None:
-        query = query.where(ResultBest.player_id == player_id)
-    if first_day is not None:
-        query = query.where(Game.played_on >= first_day)
-    if last_day is not None:
-        query = query.where(Game.played_on <= last_day)
-    if before is not None:
-        query = query.where(tuple_(Game.played_on, Game.created_at, Game.id) < before)
-    return (query.order_by(ResultBest.value.desc(), Game.played_on, Game.created_at, Game.id,
-                           ResultBest.player_id).limit(1))
+# The statements are built once for each shape (which variant, which days are given, the
+# table's or a player's) and the days and the player bound when they run: building them
+# costs ten times what SQLite takes to answer them.
+FIRST_DAY, LAST_DAY, PLAYER = (bindparam("first_day"), bindparam("last_day"),
+                               bindparam("player"))
 
 
-def _read(tops: Sequence) -> list:
-    """Return the rows of these statements in one, each with its player's and night's names."""
-    if not tops:
-        return []
+def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
+         last: bool = False):
+    """Return the statement of the first best that is the most of `fact` in `variant` (a
+    player's own; between two days): the most, read from the top of the index, then the
+    first to set it, the first entry of that value in the same index."""
+    where = [ResultBest.variant == variant, ResultBest.fact == fact]
+    if player:
+        where.append(ResultBest.player_id == PLAYER)
+    if first:
+        where.append(ResultBest.played_on >= FIRST_DAY)
+    if last:
+        where.append(ResultBest.played_on <= LAST_DAY)
+    most = (select(ResultBest.value).where(*where).order_by(ResultBest.value.desc()).limit(1)
+            .scalar_subquery())
+    return (select(ResultBest.variant, ResultBest.fact, ResultBest.value, ResultBest.player_id,
+                   ResultBest.game_id, ResultBest.played_on, literal(player).label("mine"))
+            .where(*where, ResultBest.value == most)
+            .order_by(ResultBest.played_on, ResultBest.created_at, ResultBest.game_id,
+                      ResultBest.player_id).limit(1))
+
+
+@lru_cache(maxsize=64)
+def _statement(variant: str | None, player: bool, first: bool, last: bool):
+    """Return the one statement of the table's records (and a player's bests, with
+    `player`), each with its player's and night's names."""
+    lines = _lines(variant)
+    tops = [_top(name, line.fact, first=first, last=last) for name, line in lines]
+    if player:
+        tops += [_top(name, line.fact, player=True, first=first, last=last)
+                 for name, line in lines]
     found = union_all(*(select(top.subquery()) for top in tops)).subquery()
-    return db.session.execute(
-        select(found, Player.name, Night.name.label("night_name"))
-        .join(Player, Player.id == found.c.player_id)
-        .outerjoin(Night, Night.id == found.c.night_id)).all()
+    return (select(found, Game.night_id, Player.name, Night.name.label("night_name"))
+            .join(Game, Game.id == found.c.game_id)
+            .join(Player, Player.id == found.c.player_id)
+            .outerjoin(Night, Night.id == Game.night_id))
+
+
+def _read(variant: str | None, player_id: int | None, first_day: date | None,
+          last_day: date | None) -> list:
+    """Return the rows of the table's records (and a player's bests)."""
+    if not _lines(variant):
+        return []
+    statement = _statement(variant, player_id is not None, first_day is not None,
+                           last_day is not None)
+    return db.session.execute(statement, {"player": player_id, "first_day": first_day,
+                                          "last_day": last_day}).all()
+
+
+@lru_cache(maxsize=64)
+def _before(kinds: tuple[tuple[str, str], ...]):
+    """Return the statement of the most of each (variant, fact) set before a game's key (the
+    `day_N`, `at_N` and `game_N` of the Nth)."""
+    return union_all(*(select(
+        select(ResultBest.variant, ResultBest.fact, ResultBest.value)
+        .where(ResultBest.variant == variant, ResultBest.fact == fact,
+               tuple_(ResultBest.played_on, ResultBest.created_at, ResultBest.game_id)
+               < tuple_(bindparam(f"day_{n}"), bindparam(f"at_{n}"), bindparam(f"game_{n}")))
+        .order_by(ResultBest.value.desc()).limit(1).subquery())
+        for n, (variant, fact) in enumerate(kinds)))
 
 
 def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
@@ -116,8 +151,7 @@ def records(variant: str | None = None, first_day: date | None = None,
     two days, both counted, with `first_day` and `last_day`), each held by the first to set
     it: one statement."""
     lines = _lines(variant)
-    rows = _read([_top(name, line.fact, first_day=first_day, last_day=last_day)
-                  for name, line in lines])
+    rows = _read(variant, None, first_day, last_day)
     said = {(name, line.fact): line for name, line in lines}
     return _grouped((_best(row, said) for row in rows), lines, lambda b: b)
 
@@ -128,10 +162,7 @@ def player_records(player_id: int, first_day: date | None = None,
     and `last_day`), each marked where it is the table's record or equals it: one
     statement, the player's bests and the table's records read together."""
     lines = _lines()
-    between = {"first_day": first_day, "last_day": last_day}
-    rows = _read([_top(name, line.fact, player_id=player_id, mine=True, **between)
-                  for name, line in lines]
-                 + [_top(name, line.fact, **between) for name, line in lines])
+    rows = _read(None, player_id, first_day, last_day)
     said = {(name, line.fact): line for name, line in lines}
     table = {(row.variant, row.fact): row for row in rows if not row.mine}
     mine = []
@@ -154,6 +185,17 @@ def told(best: Best) -> str:
                    variant=gettext(home.in_a_sentence))
 
 
+# Every best of a night's games, with its player's and the night's names.
+NIGHT_BESTS = (select(ResultBest.variant, ResultBest.fact, ResultBest.value,
+                      ResultBest.player_id, ResultBest.game_id, ResultBest.played_on,
+                      ResultBest.created_at, Game.night_id, Player.name,
+                      Night.name.label("night_name"))
+               .join(Game, Game.id == ResultBest.game_id)
+               .join(Player, Player.id == ResultBest.player_id)
+               .join(Night, Night.id == Game.night_id)
+               .where(Game.night_id == bindparam("night")))
+
+
 def night_records(night_id: int) -> list[Best]:
     """Return the table's records set on a night: for each record, the night's most of it
     (the first, of equals) where it beats every game played before it; a record set in the
@@ -161,23 +203,21 @@ def night_records(night_id: int) -> list[Best]:
     lines = _lines()
     said = {(name, line.fact): line for name, line in lines}
     tonight: dict[tuple[str, str], tuple] = {}
-    for row in db.session.execute(
-            select(ResultBest.variant, ResultBest.fact, ResultBest.value, ResultBest.player_id,
-                   ResultBest.game_id, Game.played_on, Game.created_at, Game.night_id,
-                   Player.name, Night.name.label("night_name"))
-            .join(Game, Game.id == ResultBest.game_id)
-            .join(Player, Player.id == ResultBest.player_id)
-            .join(Night, Night.id == Game.night_id).where(Game.night_id == night_id)):
+    for row in db.session.execute(NIGHT_BESTS, {"night": night_id}):
         key = (row.variant, row.fact)
         order = (-row.value, row.played_on, row.created_at, row.game_id, row.player_id)
         if key in said and (key not in tonight or order < tonight[key][0]):
             tonight[key] = (order, row)
     if not tonight:
         return []
-    before = {(row.variant, row.fact): row.value for row in db.session.execute(
-        union_all(*(select(_top(variant, fact, before=(row.played_on, row.created_at,
-                                                       row.game_id)).subquery())
-                    for (variant, fact), (_, row) in tonight.items()))).all()}
+    kinds = tuple(sorted(tonight))
+    keys = {}
+    for n, kind in enumerate(kinds):
+        row = tonight[kind][1]
+        keys.update({f"day_{n}": row.played_on, f"at_{n}": row.created_at,
+                     f"game_{n}": row.game_id})
+    before = {(row.variant, row.fact): row.value
+              for row in db.session.execute(_before(kinds), keys).all()}
     beaten = [_best(row, said) for key, (_, row) in tonight.items()
               if key in before and row.value > before[key]]
     return [best for bests in _grouped(beaten, lines, lambda b: b).values() for best in bests]

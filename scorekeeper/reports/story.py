@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from .. import variants
 from ..db.models import Game, Player, RatingStep, ResultSeat
@@ -132,18 +132,21 @@ def night_story(night_id: int) -> list[str]:
     return lines
 
 
+# The rating steps of a night's games, each player's in the order played.
+NIGHT_STEPS = (select(RatingStep.player_id, RatingStep.variant, RatingStep.games,
+                      RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu_after,
+                      RatingStep.sigma_after)
+               .join(Game, Game.id == RatingStep.game_id)
+               .where(Game.night_id == bindparam("night")).order_by(RatingStep.games))
+
+
 def _rise(night_id: int, names: dict[int, str]) -> list[str]:
     """Return the line of the night's biggest rise of a rating, from before a player's first
     game of the night to after their last, in one variant; a provisional rating (fewer than
     PROVISIONAL games) moves too much to tell."""
     moves: dict[tuple[int, str], list] = {}  # (player, variant): [before, after, games]
     for player_id, variant, games, mu_before, sigma_before, mu_after, sigma_after in (
-            db.session.execute(
-                select(RatingStep.player_id, RatingStep.variant, RatingStep.games,
-                       RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu_after,
-                       RatingStep.sigma_after)
-                .join(Game, Game.id == RatingStep.game_id).where(Game.night_id == night_id)
-                .order_by(RatingStep.games))):
+            db.session.execute(NIGHT_STEPS, {"night": night_id})):
         move = moves.setdefault((player_id, variant),
                                 [figure(mu_before, sigma_before), 0, 0])
         move[1:] = figure(mu_after, sigma_after), games

@@ -23,14 +23,17 @@ def upgrade():
     sa.Column('fact', sa.String(length=40), nullable=False),
     sa.Column('value', sa.Integer(), nullable=False),
     sa.Column('variant', sa.String(length=20), nullable=False),
+    sa.Column('played_on', sa.Date(), nullable=False),
+    sa.Column('created_at', sa.DateTime(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_result_best_game_id_game'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], name=op.f('fk_result_best_player_id_player')),
     sa.PrimaryKeyConstraint('game_id', 'player_id', 'fact', name=op.f('pk_result_best'))
     )
     with op.batch_alter_table('result_best', schema=None) as batch_op:
-        batch_op.create_index('ix_result_best_records', ['variant', 'fact', 'value'], unique=False)
-        batch_op.create_index('ix_result_best_player', ['player_id', 'variant', 'fact', 'value'],
-                              unique=False)
+        batch_op.create_index('ix_result_best_records', ['variant', 'fact', 'value', 'played_on',
+                              'created_at', 'game_id', 'player_id'], unique=False)
+        batch_op.create_index('ix_result_best_player', ['player_id', 'variant', 'fact', 'value',
+                              'played_on', 'created_at', 'game_id'], unique=False)
 
     # The games already played get their bests here: the results cache is filled again by
     # the app's own rules, as the newest migration that changes its tables (a database from

@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, select
 from .. import variants
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
+from ..words import together
 from . import records
 from .ratings import PROVISIONAL, figure
 
@@ -98,13 +99,6 @@ def _names(ids) -> dict[int, str]:
     return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
 
 
-def _together(names: list[str]) -> str:
-    """Return names as a list is said: "Ann", "Ann and Ben", "Ann, Ben and Cy"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + gettext(" and ") + names[-1]
-
-
 def night_story(night_id: int) -> list[str]:
     """Return a few lines that tell a night: who won most of its games, each winning run of
     RUN or more that the night started, stretched or ended, the table's records it set (at
@@ -125,7 +119,7 @@ def night_story(night_id: int) -> list[str]:
         else:
             lines.append(ngettext("%(names)s won %(wins)s each of %(num)d game",
                                   "%(names)s won %(wins)s each of %(num)d games", len(games),
-                                  names=_together(best), wins=most))
+                                  names=together(best), wins=most))
     lines += _runs(games, players, names)
     lines += [records.told(best) for best in records.night_records(night_id)[:RECORDS]]
     lines += _rise(night_id, names)
@@ -176,7 +170,7 @@ def _runs(games: list[Finished], players: set[int], names: dict[int, str]) -> li
                 continue
             if game_id in in_night and run >= RUN and winners.get(game_id):
                 ended.append(gettext("%(winners)s ended %(name)s's %(count)s-game run",
-                                     winners=_together([names[w] for w in winners[game_id]]),
+                                     winners=together([names[w] for w in winners[game_id]]),
                                      name=names[player_id], count=run))
             run, grew = 0, False
         if run >= RUN and grew:

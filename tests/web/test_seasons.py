@@ -17,6 +17,12 @@ from tests.helpers import alerts, fill, import_log
 NIGHTS = 60
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def either(request):
+    """Return an app on SQLite, then on PostgreSQL."""
+    return request.getfixturevalue("app" if request.param == "sqlite" else "pg_app")
+
+
 @pytest.fixture
 def years(app):
     fill(app, NIGHTS, hands=3, ended=True)
@@ -83,8 +89,9 @@ def test_a_players_page_is_seen_for_a_season_and_its_links_keep_it(years, client
     assert "120 games" in text(page(client, f"/players/{ann}?season=all"))
 
 
-def test_naming_a_season_carves_its_days_out_of_the_years_and_rates_again(years, client):
-    app, ann = years
+def test_naming_a_season_carves_its_days_out_of_the_years_and_rates_again(either):
+    app, client = either, either.test_client()
+    fill(app, NIGHTS, hands=3, ended=True)
     answer = client.post("/seasons/", data={"name": "  Winter   league ",
                                             "first_day": "2016-12-01",
                                             "last_day": "2017-01-31"})
@@ -172,7 +179,8 @@ def kings_left(who: str, kings: int) -> dict:
     return {"went_out": "Ann", "hands": held}
 
 
-def test_a_season_s_page_has_the_records_set_on_its_days_only(app, client):
+def test_a_season_s_page_has_the_records_set_on_its_days_only(either):
+    app, client = either, either.test_client()
     players = ["Ann", "Ben", "Cy", "Dee"]
     for day, who, kings in (("2017-01-10", "Ben", 1), ("2017-06-10", "Cy", 2),
                             ("2017-12-10", "Dee", 3), ("2018-03-01", "Ben", 4)):

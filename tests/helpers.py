@@ -437,3 +437,16 @@ def finished(order: list[list[str]], on: date = DAY, at: int = 0) -> int:
     db.session.commit()
     play.set_ended(game_id, True)
     return game_id
+
+
+def import_log(app, variant: str, players, rounds, played_on: str, ended: bool = False,
+               **settings) -> int:
+    """Add a game from its game log, as *Import a game log* does, played on `played_on`
+    (YYYY-MM-DD: a night of that day); return its id."""
+    from scorekeeper.reports import gamelog
+
+    doc = {"format": "kings-corners-game/1", "variant": variant, "rules": settings,
+           "players": list(players), "played_on": played_on, "ended": ended,
+           "rounds": list(rounds)}
+    with app.test_request_context():
+        return play.import_game(gamelog.parse(doc))

@@ -4,6 +4,8 @@ walk through, and what scripts/lighthouse.sh serves."""
 
 from __future__ import annotations
 
+import json
+
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
 from tests.helpers import hand_data, make_app, start_game
@@ -62,6 +64,14 @@ def seed(path) -> dict[str, int]:
            [("Ann", {"Ben": 3, RTL: 1}), (RTL, {"Ann": 2, "Ben": (4, 1)})])
     # Hand 3 filling in from the players' phones: Ann's part in, the others to come.
     client.post(f"/games/{ids['penalty']}/hands/3/part", data={"seat": "0", "went_out": "1"})
+    # Last summer's league: a season of its own, so the pages offer a row of seasons.
+    client.post("/import", data={"text": json.dumps({
+        "format": "kings-corners-game/1", "variant": "penalty", "rules": {"target": 25},
+        "players": PENALTY, "played_on": "2025-07-04", "ended": True, "rounds": [
+            {"went_out": "Ben", "hands": {"Ann": {"cards": 4, "kings": 1},
+                                          RTL: {"cards": 2, "kings": 0}}}]})})
+    client.post("/seasons/", data={"name": "Summer league", "first_day": "2025-06-01",
+                                   "last_day": "2025-08-31"})
     with app.app_context():
         ids["rtl_player"] = db.session.query(Player.id).filter_by(name=RTL).scalar()
         db.engine.dispose()
@@ -87,6 +97,9 @@ def pages(ids: dict[str, int]) -> dict[str, str]:
         "player-rtl": f"/players/{ids['rtl_player']}",
         "merge": "/players/1/merge",
         "settings": "/settings",
+        "seasons": "/seasons/",
+        "season": "/seasons/Summer%20league",
+        "player-all-time": "/players/1?season=all",
         "backup": "/backup",
         "import": "/import",
         "join": "/join",

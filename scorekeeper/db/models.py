@@ -254,6 +254,30 @@ class ResultFact(db.Model):
     value: Mapped[int]
 
 
+class ResultBest(db.Model):
+    """A player's best of one game by name (`best_kings`: the most kings left in one hand):
+    the table's records are the most of them, never a sum. The game's variant, day and start
+    are beside it (as a game keeps them from the start), so a variant's record and the first
+    to set it are the top of one index."""
+
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "player_id", "fact"),
+        # The table's record of a variant, and the first to set it, between any two days.
+        Index("ix_result_best_records", "variant", "fact", "value", "played_on", "created_at",
+              "game_id", "player_id"),
+        # A player's own.
+        Index("ix_result_best_player", "player_id", "variant", "fact", "value", "played_on",
+              "created_at", "game_id"),
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    fact: Mapped[str] = mapped_column(String(40))
+    value: Mapped[int]
+    variant: Mapped[str] = mapped_column(String(20))  # the game's
+    played_on: Mapped[date]  # the game's
+    created_at: Mapped[datetime]  # the game's
+
+
 class Season(db.Model):
     """A season the table named itself (a league, a summer), from its first day to its last,
     both counted. A day in no named season is in its calendar year's season."""

@@ -11,7 +11,18 @@ from .. import rules
 from ..extensions import db
 from . import locks
 from .locks import touch
-from .models import Event, Game, HandEntry, Player, ResultFact, ResultPair, ResultSeat, Round, Seat
+from .models import (
+    Event,
+    Game,
+    HandEntry,
+    Player,
+    ResultBest,
+    ResultFact,
+    ResultPair,
+    ResultSeat,
+    Round,
+    Seat,
+)
 
 NAME_MAX = 40
 JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
@@ -129,7 +140,7 @@ def merge(keeper: Player, duplicate: Player) -> int:
                           (Event, Event.player_id), (Round, Round.went_out_id),
                           (Round, Round.dragon_id), (ResultSeat, ResultSeat.player_id),
                           (ResultFact, ResultFact.player_id), (ResultPair, ResultPair.player_id),
-                          (ResultPair, ResultPair.other_id)):
+                          (ResultPair, ResultPair.other_id), (ResultBest, ResultBest.player_id)):
         db.session.execute(update(model).where(column == duplicate.id)
                            .values({column.key: keeper.id}))
     # Corners are a JSON list of player ids, so they are rewritten in Python.

@@ -10,27 +10,30 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from datetime import date, datetime
 
 from sqlalchemy import delete, select
 
 from .. import rules, variants
 from ..extensions import db
-from .models import Game, GameResult, ResultFact, ResultPair, ResultSeat
+from .models import Game, GameResult, ResultBest, ResultFact, ResultPair, ResultSeat
 from .reader import Loaded, read_games
 
 BATCH = 200
-CACHE = (ResultPair, ResultFact, ResultSeat, GameResult)  # its tables, deleted in this order
+CACHE = (ResultBest, ResultPair, ResultFact, ResultSeat, GameResult)  # deleted in this order
+PARTS = (ResultSeat, ResultFact, ResultPair, ResultBest)  # a game's rows, after its own
 
 
 def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception) -> tuple[dict, list[dict], list[dict],
-                                                           list[dict]]:
-    """Return the cache rows of one game: the game's, one per seat, one per fact, and one
-    per ordered pair of players once it is over."""
+          outcome: rules.GameResult | Exception, when: tuple[date, datetime] | None = None
+          ) -> tuple[dict, list[dict], list[dict], list[dict], list[dict]]:
+    """Return the cache rows of one game: the game's, one per seat, one per fact, one per
+    ordered pair of players once it is over, and one per player's best (not 0), with the
+    game's day and start (`when`, needed only if it has a best)."""
     if not isinstance(outcome, rules.GameResult):
         problem = str(getattr(outcome, "error", outcome))
         return {"game_id": game_id, "over": False, "rounds": len(core.rounds),
-                "problem": problem}, [], [], []
+                "problem": problem}, [], [], [], []
     result = outcome
     ids = dict(zip(core.players, player_ids))
     lower = rules.get_variant(core.variant).lower_is_better
@@ -46,36 +49,42 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
              for one in seats for other in seats
              if result.over and one is not other]
     home = variants.get(core.variant)
-    facts = []
+    facts, bests = [], []
     for name in core.players:
         counted: Counter[str] = Counter()
         for rnd, done in zip(core.rounds, result.rounds):
             counted.update(home.facts(name, rnd, done))
         facts += [{"game_id": game_id, "player_id": ids[name], "fact": fact, "value": value}
                   for fact, value in sorted(counted.items()) if value]
+        bests += [{"game_id": game_id, "player_id": ids[name], "fact": fact, "value": value,
+                   "variant": core.variant, "played_on": when[0], "created_at": when[1]}
+                  for fact, value in sorted(home.bests(name, core, result).items()) if value]
     return ({"game_id": game_id, "over": result.over, "rounds": len(result.rounds),
-             "problem": None}, seats, facts, pairs)
+             "problem": None}, seats, facts, pairs, bests)
 
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception, session=None) -> None:
-    """Write one game's cache rows in place of its old ones (not committed)."""
+          outcome: rules.GameResult | Exception, session=None,
+          when: tuple[date, datetime] | None = None) -> None:
+    """Write one game's cache rows in place of its old ones (not committed); `when` is the
+    game's day and start, read here if not given."""
     session = session or db.session
-    game, seats, facts, pairs = _rows(game_id, core, player_ids, outcome)
+    if when is None:
+        when = tuple(session.execute(select(Game.played_on, Game.created_at)
+                                     .where(Game.id == game_id)).one())
+    game, *parts = _rows(game_id, core, player_ids, outcome, when)
     for model in CACHE:
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
-    if seats:
-        session.execute(ResultSeat.__table__.insert(), seats)
-    if facts:
-        session.execute(ResultFact.__table__.insert(), facts)
-    if pairs:
-        session.execute(ResultPair.__table__.insert(), pairs)
+    for model, rows in zip(PARTS, parts):
+        if rows:
+            session.execute(model.__table__.insert(), rows)
 
 
 def store_loaded(game: Loaded, session=None) -> None:
     """Write the cache rows of a game as read (replayed once, if not already)."""
-    store(game.id, game.core, game.player_ids, game.outcome, session)
+    store(game.id, game.core, game.player_ids, game.outcome, session,
+          (game.played_on, game.created_at))
 
 
 def refresh(game_ids: Iterable[int], session=None) -> None:
@@ -100,20 +109,21 @@ def _cached(ids: Sequence[int], session) -> dict[int, tuple]:
     found: dict[int, list] = {}
     for row in session.execute(select(GameResult).where(GameResult.game_id.in_(ids))).scalars():
         found[row.game_id] = [{"game_id": row.game_id, "over": row.over, "rounds": row.rounds,
-                               "problem": row.problem}, [], [], []]
-    for part, model in enumerate((ResultSeat, ResultFact, ResultPair), start=1):
+                               "problem": row.problem}, [], [], [], []]
+    for part, model in enumerate(PARTS, start=1):
         columns = [column.key for column in model.__table__.columns]
         for row in session.execute(select(model).where(model.game_id.in_(ids))).scalars():
-            found.setdefault(row.game_id, [None, [], [], []])[part].append(
+            found.setdefault(row.game_id, [None, [], [], [], []])[part].append(
                 {column: getattr(row, column) for column in columns})
     return {game_id: _canonical(*rows) for game_id, rows in found.items()}
 
 
-def _canonical(game, seats, facts, pairs) -> tuple:
+def _canonical(game, seats, facts, pairs, bests) -> tuple:
     """Return cache rows in one order, so two sets of them compare."""
     return (game, sorted(seats, key=lambda r: r["player_id"]),
             sorted(facts, key=lambda r: (r["player_id"], r["fact"])),
-            sorted(pairs, key=lambda r: (r["player_id"], r["other_id"])))
+            sorted(pairs, key=lambda r: (r["player_id"], r["other_id"])),
+            sorted(bests, key=lambda r: (r["player_id"], r["fact"])))
 
 
 def check(session=None) -> list[str]:
@@ -125,7 +135,8 @@ def check(session=None) -> list[str]:
         batch = ids[start:start + BATCH]
         cached = _cached(batch, session)
         for game in read_games(batch, session=session).values():
-            rows = _rows(game.id, game.core, game.player_ids, game.outcome)
+            rows = _rows(game.id, game.core, game.player_ids, game.outcome,
+                         (game.played_on, game.created_at))
             if cached.get(game.id) != _canonical(*rows):
                 what = "missing" if game.id not in cached else "differs"
                 differences.append(f"game {game.id}: the cached result {what}")

@@ -146,7 +146,7 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
     if events:
         session.execute(insert(Event), events)
     results.store(game_id, core, [p.id for p in players],
-                  _outcome(core) if result is None else result)
+                  _outcome(core) if result is None else result, when=(played_on, created))
     return game_id
 
 
@@ -230,7 +230,8 @@ def record_round(game: Loaded, number: int, entry: rules.Round, token: str | Non
     except IntegrityError:
         db.session.rollback()
         raise Taken(number) from None
-    results.store(game.id, after, game.player_ids, result)
+    results.store(game.id, after, game.player_ids, result,
+                  when=(game.played_on, game.created_at))
     return row
 
 
@@ -255,7 +256,8 @@ def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = 
     _fill(row, entry, game.ids)
     row.updated_at = table_time()
     touch(game.id)
-    results.store(game.id, after, game.player_ids, result)
+    results.store(game.id, after, game.player_ids, result,
+                  when=(game.played_on, game.created_at))
     return row
 
 
@@ -274,7 +276,8 @@ def delete_last_round(game: Loaded, keep_taps: bool = False) -> int | None:
                                            Event.hand_number >= number + keep_taps))
     touch(game.id)
     after = game.with_rounds(game.core.rounds[:-1])
-    results.store(game.id, after, game.player_ids, _outcome(after))
+    results.store(game.id, after, game.player_ids, _outcome(after),
+                  when=(game.played_on, game.created_at))
     return number
 
 
@@ -316,7 +319,8 @@ def set_ended(game: Loaded, ended: bool) -> None:
     db.session.execute(update(Game).where(Game.id == game.id).values(ended=ended))
     touch(game.id)
     after = game.with_rounds(game.core.rounds, ended=ended)
-    results.store(game.id, after, game.player_ids, _outcome(after))
+    results.store(game.id, after, game.player_ids, _outcome(after),
+                  when=(game.played_on, game.created_at))
 
 
 HIGHEST_GAME = "highest_game"  # the setting that keeps the highest game number deleted

@@ -1,5 +1,6 @@
-"""The story of a night in a few lines, worked out from its games: who won most, and the
-winning runs it started, stretched or ended ("Cy won 3 of 5 and ended Ann's 6-game run").
+"""The story of a night in a few lines, worked out from its games: who won most, the
+winning runs it started, stretched or ended ("Cy won 3 of 5 and ended Ann's 6-game run"),
+the table's records it set, and the biggest rise of a rating.
 
 Read from the results cache (who won each finished game), so a correction of an old hand,
 which rewrites that cache, rewrites the story after it too.
@@ -11,12 +12,17 @@ from collections import Counter
 from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
-from ..db.models import Game, Player, ResultSeat
+from .. import variants
+from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
+from ..words import together
+from . import records
+from .ratings import PROVISIONAL, figure
 
 RUN = 3  # a run of this many wins or more is worth a line
+RECORDS = 2  # at most this many records set in a night are told (the registry's order)
 
 
 @dataclass(frozen=True)
@@ -93,16 +99,10 @@ def _names(ids) -> dict[int, str]:
     return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
 
 
-def _together(names: list[str]) -> str:
-    """Return names as a list is said: "Ann", "Ann and Ben", "Ann, Ben and Cy"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + gettext(" and ") + names[-1]
-
-
 def night_story(night_id: int) -> list[str]:
-    """Return a few lines that tell a night: who won most of its games, and each winning
-    run of RUN or more that the night started, stretched or ended."""
+    """Return a few lines that tell a night: who won most of its games, each winning run of
+    RUN or more that the night started, stretched or ended, the table's records it set (at
+    most RECORDS), and the biggest rise of a settled rating."""
     games, players = _night(night_id)
     if not games:
         return []
@@ -119,9 +119,40 @@ def night_story(night_id: int) -> list[str]:
         else:
             lines.append(ngettext("%(names)s won %(wins)s each of %(num)d game",
                                   "%(names)s won %(wins)s each of %(num)d games", len(games),
-                                  names=_together(best), wins=most))
+                                  names=together(best), wins=most))
     lines += _runs(games, players, names)
+    lines += [records.told(best) for best in records.night_records(night_id)[:RECORDS]]
+    lines += _rise(night_id, names)
     return lines
+
+
+# The rating steps of a night's games, each player's in the order played.
+NIGHT_STEPS = (select(RatingStep.player_id, RatingStep.variant, RatingStep.games,
+                      RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu_after,
+                      RatingStep.sigma_after)
+               .join(Game, Game.id == RatingStep.game_id)
+               .where(Game.night_id == bindparam("night")).order_by(RatingStep.games))
+
+
+def _rise(night_id: int, names: dict[int, str]) -> list[str]:
+    """Return the line of the night's biggest rise of a rating, from before a player's first
+    game of the night to after their last, in one variant; a provisional rating (fewer than
+    PROVISIONAL games) moves too much to tell."""
+    moves: dict[tuple[int, str], list] = {}  # (player, variant): [before, after, games]
+    for player_id, variant, games, mu_before, sigma_before, mu_after, sigma_after in (
+            db.session.execute(NIGHT_STEPS, {"night": night_id})):
+        move = moves.setdefault((player_id, variant),
+                                [figure(mu_before, sigma_before), 0, 0])
+        move[1:] = figure(mu_after, sigma_after), games
+    risen = [(after - before, names.get(player_id, ""), variant, after)
+             for (player_id, variant), (before, after, games) in moves.items()
+             if games >= PROVISIONAL and after > before and player_id in names]
+    if not risen:
+        return []
+    rise, name, variant, after = min(risen, key=lambda r: (-r[0], r[1].casefold()))
+    return [gettext("%(name)s's %(variant)s rating rose %(rise)s to %(rating)s", name=name,
+                    variant=gettext(variants.get(variant).in_a_sentence), rise=rise,
+                    rating=after)]
 
 
 def _runs(games: list[Finished], players: set[int], names: dict[int, str]) -> list[str]:
@@ -139,7 +170,7 @@ def _runs(games: list[Finished], players: set[int], names: dict[int, str]) -> li
                 continue
             if game_id in in_night and run >= RUN and winners.get(game_id):
                 ended.append(gettext("%(winners)s ended %(name)s's %(count)s-game run",
-                                     winners=_together([names[w] for w in winners[game_id]]),
+                                     winners=together([names[w] for w in winners[game_id]]),
                                      name=names[player_id], count=run))
             run, grew = 0, False
         if run >= RUN and grew:

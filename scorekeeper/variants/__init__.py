@@ -7,7 +7,7 @@ variant. The registry is the rules' own (`rules.VARIANTS`): a home registers wit
 from __future__ import annotations
 
 from .. import rules
-from .base import Entry, Errors, FactLine, Home
+from .base import Entry, Errors, FactLine, Home, RecordLine
 
 
 def register(home: Home) -> Home:
@@ -53,5 +53,5 @@ from .penalty import HOME as _PENALTY  # noqa: E402
 for _home in (_PENALTY, _CHIPS, _CORONATION):
     register(_home)
 
-__all__ = ["Entry", "Errors", "FactLine", "Home", "fact_lines", "get", "homes", "known",
-           "register"]
+__all__ = ["Entry", "Errors", "FactLine", "Home", "RecordLine", "fact_lines", "get", "homes",
+           "known", "register"]

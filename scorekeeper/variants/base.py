@@ -95,6 +95,27 @@ class FactLine:
     show: Callable[[Mapping[str, int]], tuple[str, str, str]]
 
 
+@dataclass(frozen=True)
+class RecordLine:
+    """One of a variant's records: the most of `fact`, a best a player set in one game.
+
+    `said(value)` is the value in words ("3 kings"); `feat` is the story's sentence for it,
+    with `%(name)s`, `%(value)s` (as said) and `%(variant)s`.
+    """
+
+    fact: str
+    label: str
+    said: Callable[[int], str]
+    feat: str
+
+
+# The comeback, in each variant's unit: a winner's furthest behind the leader after a round.
+def comeback(unit: Callable[[int], str]) -> RecordLine:
+    """Return the comeback record of a variant whose totals are counted in `unit`."""
+    return RecordLine("best_comeback", N_("Biggest comeback"), unit,
+                      N_("%(name)s won from %(value)s behind: the table's %(variant)s record"))
+
+
 # What a round is called, and counted, in each language (see docs/glossary.md).
 _WORDS = (N_("hand"), N_("hands"), N_("deal"), N_("deals"))
 _ROUNDS = {"hand": lambda n: ngettext("%(num)d hand", "%(num)d hands", n),
@@ -116,6 +137,7 @@ class Home:
     in_a_sentence = ""
     result_keys: tuple[str, ...] = ()  # what the game log's result adds to each round
     fact_lines: tuple[FactLine, ...] = ()
+    record_lines: tuple[RecordLine, ...] = ()  # its records, in the order a page shows them
     assets: tuple[str, ...] = ()  # static files its pages load
 
     # -- who it is -------------------------------------------------------------------
@@ -289,6 +311,16 @@ class Home:
     def facts(self, name: str, rnd: rules.Round, done: rules.RoundResult) -> dict[str, int]:
         """Return what one round adds to a player's hand-by-hand statistics."""
         return {}
+
+    def bests(self, name: str, core: rules.Game, result: rules.GameResult) -> dict[str, int]:
+        """Return a player's bests of one game, what the records are the most of: for a
+        winner of a finished game, `best_comeback`, the furthest behind the leader they were
+        after a round (the variant adds its own)."""
+        if not (result.over and name in result.winners):
+            return {}
+        pick = min if self.rules.lower_is_better else max
+        return {"best_comeback": max((abs(pick(done.totals.values()) - done.totals[name])
+                                      for done in result.rounds), default=0)}
 
     def render_round(self, core: rules.Game, rnd: rules.Round) -> dict[str, Any]:
         """Return one round as the game log writes it."""

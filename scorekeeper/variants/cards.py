@@ -14,7 +14,7 @@ from flask_babel import gettext, ngettext
 from .. import rules
 from ..rules.hands import fewest_cards, hand_problems
 from ..words import N_, capital, reason
-from .base import STALEMATE, Errors, FactLine, Home, read_count, read_seat
+from .base import STALEMATE, Errors, FactLine, Home, RecordLine, read_count, read_seat
 
 CARD_BUTTONS = tuple(range(1, 11))  # 1-10 one tap away; more is typed
 KING_BUTTONS = (0, 1, 2, 3, 4)
@@ -23,6 +23,11 @@ KINGS_LEFT = FactLine(
     "kings_left", N_("Kings left in hand"), "card_hands",
     lambda f: (str(f["kings_left"]),
                ngettext("in %(num)d hand", "in %(num)d hands", f["card_hands"]), ""))
+
+KINGS = RecordLine(
+    "best_kings", N_("Most kings left in one hand"),
+    lambda n: ngettext("%(num)d king", "%(num)d kings", n),
+    N_("%(name)s was left holding %(value)s in one hand: the table's %(variant)s record"))
 
 
 def _tapped_for(form: Mapping[str, str], seat: int) -> bool:
@@ -147,6 +152,12 @@ class CardsHome(Home):
             return {}
         held = rnd.hands.get(name)
         return {"card_hands": 1, "kings_left": held.kings if held else 0}
+
+    def bests(self, name: str, core: rules.Game, result: rules.GameResult) -> dict[str, int]:
+        """Add `best_kings`, the most kings the player was left holding in one hand."""
+        return {**super().bests(name, core, result),
+                "best_kings": max((rnd.hands[name].kings for rnd in core.rounds
+                                   if name in rnd.hands), default=0)}
 
     def render_round(self, core: rules.Game, rnd: rules.Round) -> dict[str, Any]:
         """Return who went out and what everyone else held, in seat order."""

@@ -70,3 +70,27 @@ def test_the_migrations_fill_the_cache_for_games_already_played(tmp_path):
         assert "player_tally" not in inspect(db.engine).get_table_names()
         db.session.remove()
         db.engine.dispose()
+
+
+def test_the_records_migration_gives_the_games_already_played_their_bests(tmp_path):
+    from scorekeeper.db import results
+    from scorekeeper.reports import ratings
+    from tests.helpers import hand_data, start_game
+
+    app = migrated_app(f"sqlite:///{tmp_path / 'records.sqlite'}")
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    game_id = start_game(client, ["Ann", "Ben"])
+    client.post(f"/games/{game_id}/hands/new",
+                data=hand_data(["Ann", "Ben"], "Ann", {"Ben": (4, 3)}))  # 33: Ann wins
+    with app.app_context():
+        downgrade(revision="0010")  # as a database from before the records
+        assert "result_best" not in inspect(db.engine).get_table_names()
+        upgrade()
+        assert db.session.execute(text(
+            "SELECT player_id, fact, value FROM result_best")).all() == [(2, "best_kings", 3)]
+        assert results.check() == [] and ratings.check() == []
+        db.session.remove()
+    assert "<b>3 kings</b>" in client.get("/players/2").get_data(as_text=True)
+    with app.app_context():
+        db.engine.dispose()

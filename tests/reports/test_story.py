@@ -79,3 +79,53 @@ def test_the_night_s_page_tells_it_and_offers_its_picture(app, client):
     page = client.get(f"/history/nights/{night}").get_data(as_text=True)
     assert "<li>Cy won 3 of 3 games</li>" in page and "<li>Cy has won 3 in a row</li>" in page
     assert f'href="/history/nights/{night}/card.png" download=' in page
+
+
+def night_of(app, game_id: int) -> int:
+    with app.app_context():
+        return db.session.get(Game, game_id).night_id
+
+
+def test_a_record_the_night_set_is_told_and_one_it_only_equalled_is_not(app, client):
+    from tests.helpers import import_log
+
+    def left_holding(day: str, kings: int, went_out: str = "Ben") -> int:
+        others = [name for name in NAMES if name != went_out]
+        return import_log(app, "penalty", NAMES, [{"went_out": went_out, "hands": {
+            others[0]: {"cards": 4, "kings": kings}, others[1]: {"cards": 1}}}], day,
+            target=20)
+
+    first = night_of(app, left_holding("2026-01-05", 2))  # Ann 2: nothing before to beat
+    second = night_of(app, left_holding("2026-01-12", 3))  # Ann 3: beats her 2
+    third = night_of(app, left_holding("2026-01-19", 3, went_out="Ann"))  # Ben 3: equals
+    assert story(app, first) == ["Ben won 1 of 1 game"]
+    assert story(app, second) == [
+        "Ben won 1 of 1 game",
+        "Ann was left holding 3 kings in one hand: the table's penalty points record"]
+    assert story(app, third) == ["Ann won 1 of 1 game"]
+    page = client.get(f"/history/nights/{second}", headers={"Accept-Language": "es"})
+    assert ("Ann se quedó con 3 reyes sin bajar en una mano: el récord de la mesa en puntos "
+            "de castigo") in page.get_data(as_text=True)
+
+
+def test_the_biggest_rise_of_a_settled_rating_is_told(app, client):
+    from scorekeeper.reports.ratings import player_line
+    from tests.helpers import import_log
+
+    def beats(day: str, winner: str, loser: str) -> int:
+        return import_log(app, "penalty", [winner, loser], [
+            {"went_out": winner, "hands": {loser: {"cards": 25}}}], day)
+
+    for day in range(1, 10):  # nine games each: provisional, nothing told
+        beats(f"2026-02-{day:02d}", "Ann", "Ben")
+    ninth = night_of(app, beats("2026-02-10", "Ann", "Ben"))  # the tenth: settled now
+    with app.test_request_context():
+        line = player_line(1, "penalty")
+    before, after = line[-2].figure, line[-1].figure
+    assert after > before
+    assert story(app, ninth)[-1] == (
+        f"Ann's penalty points rating rose {after - before} to {after}")
+    assert story(app, night_of(app, 1)) == ["Ann won 1 of 1 game"]  # provisional: no line
+    page = client.get(f"/history/nights/{ninth}", headers={"Accept-Language": "es"})
+    assert (f"La puntuación de Ann en puntos de castigo subió {after - before}, hasta {after}"
+            in page.get_data(as_text=True))

@@ -300,10 +300,13 @@ def test_nights_are_listed_by_when_they_were_played_not_when_they_were_entered(a
 def test_history_paging_years_moving_and_csv_work_on_postgresql(pg_app):  # noqa: F811
     client = pg_app.test_client()
     ids = weekly_nights(pg_app, 60)
-    html = page(client, "/history/")
+    html = page(client, "/history/?season=all")
     assert listed_nights(html) == list(reversed(ids))[:20]
-    assert 'href="/history/?page=1" aria-current="page">2022</a>' in html
-    assert listed_nights(page(client, "/history/?page=3")) == list(reversed(ids))[40:]
+    assert 'href="/history/?page=1&amp;season=all" aria-current="page">2022</a>' in html
+    assert listed_nights(page(client, "/history/?page=3&season=all")) == list(reversed(ids))[40:]
+    # The usual season, the newest with games: 2022's eight nights.
+    assert listed_nights(page(client, "/history/")) == list(reversed(ids))[:8]
+    assert listed_nights(page(client, "/history/?season=2021")) == list(reversed(ids))[8:28]
     with pg_app.app_context():
         game_id = db.session.get(Night, ids[-1]).games[0].id
     assert "Ben wins" in page(client, f"/history/nights/{ids[-1]}")

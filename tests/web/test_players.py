@@ -205,3 +205,31 @@ def test_the_roster_typed_with_a_slash_opens_and_a_missing_page_says_what_is_mis
     assert "deleted" not in text(nothing)  # not a game: nothing about a deleted game
     gone = client.get("/games/999")
     assert gone.status_code == 404 and "the game may have been deleted" in text(gone)
+
+
+def test_a_player_page_shows_their_records_marked_against_the_table_s(app, client):
+    from tests.helpers import import_log
+
+    names = ["Ann", "Ben", "Cy"]
+    # Ben is left holding 2 kings on the 5th; Ann 3 on the 12th; Cy 3 on the 19th, after her.
+    for day, held in (("05", {"Ben": {"cards": 2, "kings": 2}, "Cy": {"cards": 1}}),
+                      ("12", {"Ben": {"cards": 1}, "Cy": {"cards": 4, "kings": 3}}),
+                      ("19", {"Ann": {"cards": 4, "kings": 3}, "Ben": {"cards": 1}})):
+        import_log(app, "penalty", names, [{"went_out": "Ann" if day != "19" else "Cy",
+                                            "hands": held}], f"2026-01-{day}")
+    cy = client.get("/players/3").get_data(as_text=True)
+    records = cy[cy.index('aria-labelledby="records-h"'):cy.index("Best night")]
+    assert "Most kings left in one hand" in records and "<b>3 kings</b>" in records
+    assert '<span class="badge gold">Table record</span>' in records
+    ann = client.get("/players/1").get_data(as_text=True)
+    assert '<span class="badge">Equals the table record</span>' in ann
+    ben = client.get("/players/2", headers={"Accept-Language": "es-ES,es;q=0.9"})
+    said = ben.get_data(as_text=True)
+    assert "<h2 id=\"records-h\">Récords</h2>" in said
+    assert "Más reyes sin bajar en una mano" in said and "<b>2 reyes</b>" in said
+    assert "Récord de la mesa" not in said  # Ben's 2 kings are nobody's record now
+
+
+def test_a_player_with_no_best_has_no_records_part(app, client):
+    start_game(client, ["Ann", "Ben"])
+    assert "records-h" not in client.get("/players/1").get_data(as_text=True)

@@ -10,11 +10,17 @@ from sqlalchemy import func, select
 
 from scorekeeper.db.models import Game, Player, RatingStep, Season
 from scorekeeper.extensions import db
-from tests.helpers import alerts, fill
+from tests.helpers import alerts, fill, import_log
 
 # fill(): weekly nights from Fri 8 Jan 2016, two finished penalty games each, all four
 # players in every game. 60 nights: 52 in 2016 (104 games), 8 in 2017 (16 games).
 NIGHTS = 60
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def either(request):
+    """Return an app on SQLite, then on PostgreSQL."""
+    return request.getfixturevalue("app" if request.param == "sqlite" else "pg_app")
 
 
 @pytest.fixture
@@ -83,8 +89,9 @@ def test_a_players_page_is_seen_for_a_season_and_its_links_keep_it(years, client
     assert "120 games" in text(page(client, f"/players/{ann}?season=all"))
 
 
-def test_naming_a_season_carves_its_days_out_of_the_years_and_rates_again(years, client):
-    app, ann = years
+def test_naming_a_season_carves_its_days_out_of_the_years_and_rates_again(either):
+    app, client = either, either.test_client()
+    fill(app, NIGHTS, hands=3, ended=True)
     answer = client.post("/seasons/", data={"name": "  Winter   league ",
                                             "first_day": "2016-12-01",
                                             "last_day": "2017-01-31"})
@@ -163,3 +170,31 @@ def test_a_page_with_one_season_offers_no_row_of_seasons(client):
     assert '<nav class="seasons"' not in page(client, "/players")
     with client.application.app_context():
         assert db.session.scalar(select(func.count()).select_from(Game)) == 1
+
+
+def kings_left(who: str, kings: int) -> dict:
+    """A logged penalty hand that Ann goes out of, `who` left holding `kings` kings."""
+    held = {name: {"cards": 4, "kings": kings if name == who else 0}
+            for name in ("Ben", "Cy", "Dee")}
+    return {"went_out": "Ann", "hands": held}
+
+
+def test_a_season_s_page_has_the_records_set_on_its_days_only(either):
+    app, client = either, either.test_client()
+    players = ["Ann", "Ben", "Cy", "Dee"]
+    for day, who, kings in (("2017-01-10", "Ben", 1), ("2017-06-10", "Cy", 2),
+                            ("2017-12-10", "Dee", 3), ("2018-03-01", "Ben", 4)):
+        import_log(app, "penalty", players, [kings_left(who, kings)], day, target=500)
+    # A summer league carved out of 2017: 2017 is the days either side of it.
+    assert client.post("/seasons/", data={"name": "Summer", "first_day": "2017-06-01",
+                                          "last_day": "2017-08-31"}).status_code == 302
+
+    def kings_record(season: str) -> str:
+        html = text(page(client, f"/seasons/{season}"))
+        return re.search(r"Most kings left in one hand (\d kings? \w+)", html).group(1)
+
+    assert kings_record("2017") == "3 kings Dee"  # the later of 2017's two runs of days
+    assert kings_record("Summer") == "2 kings Cy"
+    assert kings_record("2018") == "4 kings Ben"
+    ben = page(client, "/players/2?season=2017")
+    assert "Most kings left in one hand 1 king" in text(ben)

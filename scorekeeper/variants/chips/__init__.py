@@ -12,8 +12,8 @@ from ... import rules
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
 from ...words import N_
-from ..base import Entry, FactLine, winners_win
-from ..cards import KINGS_LEFT, CardsHome
+from ..base import Entry, FactLine, RecordLine, comeback, winners_win
+from ..cards import KINGS, KINGS_LEFT, CardsHome
 from . import live
 
 # How a setting that differs from its set is named in the summary.
@@ -33,6 +33,11 @@ def _chips_line(facts: Mapping[str, int]) -> tuple[str, str, str]:
             "good" if net > 0 else ("bad" if net < 0 else ""))
 
 
+def _chips(count: int) -> str:
+    """Return "12 chips" ("1 chip")."""
+    return ngettext("%(num)d chip", "%(num)d chips", count)
+
+
 class ChipsHome(CardsHome):
     """The chip pot: antes, passes and cards left pay into a pot the hand's winner takes."""
 
@@ -43,6 +48,10 @@ class ChipsHome(CardsHome):
     round_contents = N_("who went out, the cards left and the chip events")
     result_keys = ("pot", "stacks")
     fact_lines = (KINGS_LEFT, FactLine("chips", N_("Chips"), "chips_paid_or_won", _chips_line))
+    record_lines = (
+        RecordLine("best_pot", N_("Biggest pot won"), _chips,
+                   N_("%(name)s took a pot of %(value)s: the table's %(variant)s record")),
+        KINGS, comeback(_chips))
     assets = ("variants/chips/chips.css", "variants/chips/chips.js")
 
     def summary(self, settings: Mapping[str, Any]) -> str:
@@ -237,6 +246,15 @@ class ChipsHome(CardsHome):
                 found["chips_won" if flow["kind"] == "pot" else "chips_lost"] += flow["chips"]
         found["chips_paid_or_won"] = found["chips_won"] + found["chips_lost"]
         return dict(found)
+
+    def bests(self, name, core, result) -> dict[str, int]:
+        """Add `best_pot`, the most chips the player took from one pot (their share of a
+        split pot)."""
+        return {**super().bests(name, core, result),
+                "best_pot": max((flow["chips"] for done in result.rounds
+                                 for flow in done.extra["flows"]
+                                 if flow["player"] == name and flow["kind"] == "pot"),
+                                default=0)}
 
     def render_round(self, core, rnd) -> dict[str, Any]:
         """Add the hand's events in the order they happened."""

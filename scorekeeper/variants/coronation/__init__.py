@@ -14,7 +14,18 @@ from flask_babel import gettext, ngettext
 from ... import rules
 from ...rules.coronation import CORNERS, CORONATION, check_deal, score_deal
 from ...words import N_
-from ..base import NOBODY, Entry, Errors, FactLine, Home, read_seat, seat_of, winners_win
+from ..base import (
+    NOBODY,
+    Entry,
+    Errors,
+    FactLine,
+    Home,
+    RecordLine,
+    comeback,
+    read_seat,
+    seat_of,
+    winners_win,
+)
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
 # A deal's victory class in a sentence, and heading the banner (translated where shown).
@@ -53,6 +64,11 @@ class CoronationHome(Home):
                                      "corners crowned in %(num)d deals", f["deals"]), "")),
         FactLine("dragons", N_("Dragons slain"), "deals", lambda f: (str(f["dragons"]), "", "")),
     )
+    record_lines = (
+        RecordLine("best_absolute", N_("Most 5–0 deals in one match"),
+                   lambda n: ngettext("%(num)d deal won 5–0", "%(num)d deals won 5–0", n),
+                   N_("%(name)s had %(value)s in one match: the table's %(variant)s record")),
+        comeback(lambda n: ngettext("%(num)d deal", "%(num)d deals", n)))
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return e.g. "first to 3 deals"."""
@@ -200,6 +216,14 @@ class CoronationHome(Home):
         """Count the deal, the corners a player crowned and a dragon slain."""
         return {"deals": 1, "coronations": sum(1 for who in done.extra["corners"] if who == name),
                 "dragons": int(done.extra["dragon"] == name)}
+
+    def bests(self, name, core, result) -> dict[str, int]:
+        """Add `best_absolute`, the deals the player won 5–0 (every corner and the dragon:
+        an absolute victory) in the match."""
+        return {**super().bests(name, core, result),
+                "best_absolute": sum(1 for done in result.rounds
+                                     if done.extra.get("deal_winner") == name
+                                     and done.extra.get("victory") == "absolute")}
 
     def render_round(self, core, rnd) -> dict[str, Any]:
         """Return who crowned each corner and who slew the dragon."""

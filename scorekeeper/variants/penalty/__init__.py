@@ -10,8 +10,8 @@ from flask_babel import gettext, ngettext
 from ... import rules
 from ...rules.penalty import PENALTY, hand_points, to_target
 from ...words import N_, decimal
-from ..base import Entry, FactLine, winners_win
-from ..cards import KINGS_LEFT, CardsHome
+from ..base import Entry, FactLine, comeback, winners_win
+from ..cards import KINGS, KINGS_LEFT, CardsHome
 
 
 class PenaltyHome(CardsHome):
@@ -27,6 +27,7 @@ class PenaltyHome(CardsHome):
                                              f["penalty_hands"]), "")),
         KINGS_LEFT,
     )
+    record_lines = (KINGS, comeback(lambda n: ngettext("%(num)d point", "%(num)d points", n)))
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return e.g. "to 25 · king 10, card 1"."""

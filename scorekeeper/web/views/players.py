@@ -15,7 +15,7 @@ from ...db import players as stored
 from ...db.models import Player
 from ...extensions import db
 from ...reports import players as roster
-from ...reports import ratings, rivals
+from ...reports import ratings, records, rivals
 from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
@@ -92,6 +92,7 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         rating_chart=_rating_chart(ratings.player_figures(
             player.id, None if shown.all_time else shown.key), player.name),
         rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
+        records=records.player_records(player.id, days=shown.days),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
 
 

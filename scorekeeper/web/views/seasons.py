@@ -12,7 +12,7 @@ from ... import play, rules, variants
 from ...db import players as stored
 from ...db import seasons as named
 from ...reports import players as figures
-from ...reports import ratings, seasons
+from ...reports import ratings, records, seasons
 from ...words import day, reason
 from ..forms import ConfirmForm, SeasonForm
 from ..pages import expired, posted, unconfirmed
@@ -102,7 +102,8 @@ class Standing:
 
 @bp.route("/<key>")
 def season(key: str):
-    """Show a season: who won most, the ratings as they stood at its end, its records."""
+    """Show a season: who won most, the ratings as they stood at its end, the records set
+    in it."""
     choice = seasons.choose(key)
     if choice is None or choice.shown.all_time:
         abort(404)
@@ -118,5 +119,6 @@ def season(key: str):
     return render_template(
         "seasons/season.html", key=shown.key, days=_days(shown.days or ()),
         standings=standings, ladders=[(name, rows) for name, rows in ladders if rows],
+        records=records.records(days=shown.days),
         current=shown.key == choice.current, provisional=ratings.PROVISIONAL,
         history=url_for("history.index", season=shown.key))

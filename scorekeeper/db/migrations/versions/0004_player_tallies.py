@@ -36,7 +36,7 @@ def upgrade():
     with op.batch_alter_table('game', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_game_updated_at'), ['updated_at'], unique=False)
 
-    # The results cache is filled for the games already played by 0008, the newest
+    # The results cache is filled for the games already played by 0012, the newest
     # migration to change its tables, with the app's own rules (run here, they would write
     # tables that do not exist yet).
 

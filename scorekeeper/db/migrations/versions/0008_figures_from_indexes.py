@@ -63,19 +63,9 @@ def upgrade():
         "FROM result_seat one JOIN result_seat other ON other.game_id = one.game_id "
         "AND other.player_id != one.player_id WHERE one.\"over\""))
 
-    # A database from before the cache (0003) holds games with no cached result yet: they
-    # are filled here by the app's own rules. The newest migration that changes the
-    # cache's tables does this, as the app writes them as they are at the head.
-    from sqlalchemy.orm import Session
-
-    from scorekeeper.db import results
-
-    session = Session(bind=op.get_bind())
-    missing = list(session.scalars(sa.text(
-        "SELECT id FROM game WHERE id NOT IN (SELECT game_id FROM game_result) ORDER BY id")))
-    for start in range(0, len(missing), results.BATCH):
-        results.refresh(missing[start:start + results.BATCH], session)
-
+    # A database from before the cache (0003) holds games with no cached result yet: the
+    # newest migration that changes the cache's tables fills it (0012, which rebuilds it),
+    # as the app writes them as they are at the head.
 
 def downgrade():
     with op.batch_alter_table('result_pair', schema=None) as batch_op:

@@ -1,0 +1,240 @@
+"""The table's records and each player's personal bests, per variant, from the results cache.
+
+A record is the most of a best a player set in one game (`result_best`: the most kings left
+in one hand, the biggest pot won, the biggest comeback, the most 5–0 deals in a match): each
+variant's `record_lines` say which. Worked out from the hands as entered, so a correction of
+an old hand or a deleted game changes the records with the cache.
+
+Ties: a record belongs to the first to set it, in the order games were played (their day,
+when each was started, their number; two players in the same game, the one on the roster
+first). Equalling it later does not take it: a player's page says "equals the record".
+
+Each is the top of an index (`ix_result_best_records`, `ix_result_best_player`): one
+statement for all of a variant's records, or all of a player's, whatever the history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+
+from flask_babel import gettext
+from sqlalchemy import bindparam, literal, select, tuple_, union_all
+
+from .. import variants
+from ..db.models import Game, Night, Player, ResultBest
+from ..extensions import db
+from ..variants import RecordLine
+from ..words import day
+
+
+@dataclass(frozen=True)
+class Best:
+    """A best set in one game: what it is, how much, who set it, in which game and night."""
+
+    variant: str
+    fact: str
+    label: str  # "Most kings left in one hand", in the page's language
+    value: int
+    said: str  # the value in words: "3 kings"
+    player_id: int
+    name: str
+    game_id: int
+    night_id: int | None
+    night: str  # the night's name, else the day the game was played
+    played_on: date
+
+
+@dataclass(frozen=True)
+class PlayerBest:
+    """A player's personal best, and where it stands against the table's record: "holds"
+    (they set the record), "equals" (the same value, set after), or ""."""
+
+    best: Best
+    record: str
+
+
+def _lines(variant: str | None = None) -> list[tuple[str, RecordLine]]:
+    """Return every (variant, record line) there is, in the registry's order."""
+    return [(home.name, line) for home in variants.homes()
+            if variant in (None, home.name) for line in home.record_lines]
+
+
+# The statements are built once for each shape (which variant, which days are given, the
+# table's or a player's) and the days and the player bound when they run: building them
+# costs ten times what SQLite takes to answer them.
+FIRST_DAY, LAST_DAY, PLAYER = (bindparam("first_day"), bindparam("last_day"),
+                               bindparam("player"))
+
+
+def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
+         last: bool = False):
+    """Return the statement of the first best that is the most of `fact` in `variant` (a
+    player's own; between two days): the most, read from the top of the index, then the
+    first to set it, the first entry of that value in the same index."""
+    where = [ResultBest.variant == variant, ResultBest.fact == fact]
+    if player:
+        where.append(ResultBest.player_id == PLAYER)
+    if first:
+        where.append(ResultBest.played_on >= FIRST_DAY)
+    if last:
+        where.append(ResultBest.played_on <= LAST_DAY)
+    most = (select(ResultBest.value).where(*where).order_by(ResultBest.value.desc()).limit(1)
+            .scalar_subquery())
+    return (select(ResultBest.variant, ResultBest.fact, ResultBest.value, ResultBest.player_id,
+                   ResultBest.game_id, ResultBest.played_on, literal(player).label("mine"))
+            .where(*where, ResultBest.value == most)
+            .order_by(ResultBest.played_on, ResultBest.created_at, ResultBest.game_id,
+                      ResultBest.player_id).limit(1))
+
+
+@lru_cache(maxsize=64)
+def _statement(variant: str | None, player: bool, first: bool, last: bool):
+    """Return the one statement of the table's records (and a player's bests, with
+    `player`), each with its player's and night's names."""
+    lines = _lines(variant)
+    tops = [_top(name, line.fact, first=first, last=last) for name, line in lines]
+    if player:
+        tops += [_top(name, line.fact, player=True, first=first, last=last)
+                 for name, line in lines]
+    found = union_all(*(select(top.subquery()) for top in tops)).subquery()
+    return (select(found, Game.night_id, Player.name, Night.name.label("night_name"))
+            .join(Game, Game.id == found.c.game_id)
+            .join(Player, Player.id == found.c.player_id)
+            .outerjoin(Night, Night.id == Game.night_id))
+
+
+def _read(variant: str | None, player_id: int | None, first_day: date | None,
+          last_day: date | None) -> list:
+    """Return the rows of the table's records (and a player's bests)."""
+    if not _lines(variant):
+        return []
+    statement = _statement(variant, player_id is not None, first_day is not None,
+                           last_day is not None)
+    return db.session.execute(statement, {"player": player_id, "first_day": first_day,
+                                          "last_day": last_day}).all()
+
+
+@lru_cache(maxsize=64)
+def _before(kinds: tuple[tuple[str, str], ...]):
+    """Return the statement of the most of each (variant, fact) set before a game's key (the
+    `day_N`, `at_N` and `game_N` of the Nth)."""
+    return union_all(*(select(
+        select(ResultBest.variant, ResultBest.fact, ResultBest.value)
+        .where(ResultBest.variant == variant, ResultBest.fact == fact,
+               tuple_(ResultBest.played_on, ResultBest.created_at, ResultBest.game_id)
+               < tuple_(bindparam(f"day_{n}"), bindparam(f"at_{n}"), bindparam(f"game_{n}")))
+        .order_by(ResultBest.value.desc()).limit(1).subquery())
+        for n, (variant, fact) in enumerate(kinds)))
+
+
+def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
+    line = lines[row.variant, row.fact]
+    return Best(row.variant, row.fact, gettext(line.label), row.value, line.said(row.value),
+                row.player_id, row.name, row.game_id, row.night_id,
+                row.night_name or day(row.played_on), row.played_on)
+
+
+def _grouped(bests, lines: list[tuple[str, RecordLine]], key) -> dict[str, list]:
+    """Return bests by variant, in the registry's order and each variant's own."""
+    order = {(variant, line.fact): index for index, (variant, line) in enumerate(lines)}
+    grouped: dict[str, list] = {}
+    for best in sorted(bests, key=lambda b: order[key(b).variant, key(b).fact]):
+        grouped.setdefault(key(best).variant, []).append(best)
+    return grouped
+
+
+def _over(days, read) -> list:
+    """Return the rows `read(first_day, last_day)` gives over runs of days (a season's; None
+    for all time): each record the most of its runs', the earlier run's on a tie."""
+    if days is None:
+        return read(None, None)
+    kept: dict[tuple, object] = {}
+    for first, last in days:
+        for row in read(first, last):
+            key = (row.variant, row.fact, row.mine)
+            if key not in kept or row.value > kept[key].value:
+                kept[key] = row
+    return list(kept.values())
+
+
+def records(variant: str | None = None, first_day: date | None = None,
+            last_day: date | None = None, days=None) -> dict[str, list[Best]]:
+    """Return the table's records by variant (of one variant, with `variant`; set between
+    two days, both counted, with `first_day` and `last_day`; or on a season's runs of days,
+    `days`), each held by the first to set it: one statement (a run of days)."""
+    lines = _lines(variant)
+    rows = (_read(variant, None, first_day, last_day) if days is None
+            else _over(days, lambda first, last: _read(variant, None, first, last)))
+    said = {(name, line.fact): line for name, line in lines}
+    return _grouped((_best(row, said) for row in rows), lines, lambda b: b)
+
+
+def player_records(player_id: int, first_day: date | None = None,
+                   last_day: date | None = None, days=None) -> dict[str, list[PlayerBest]]:
+    """Return a player's personal bests by variant (set between two days, with `first_day`
+    and `last_day`; or on a season's runs of days, `days`), each marked where it is the
+    table's record or equals it: one statement (a run of days), the player's bests and the
+    table's records read together."""
+    lines = _lines()
+    rows = (_read(None, player_id, first_day, last_day) if days is None
+            else _over(days, lambda first, last: _read(None, player_id, first, last)))
+    said = {(name, line.fact): line for name, line in lines}
+    table = {(row.variant, row.fact): row for row in rows if not row.mine}
+    mine = []
+    for row in rows:
+        if not row.mine:
+            continue
+        record = table[row.variant, row.fact]
+        mark = ("holds" if (record.game_id, record.player_id) == (row.game_id, player_id)
+                else "equals" if record.value == row.value else "")
+        mine.append(PlayerBest(_best(row, said), mark))
+    return _grouped(mine, lines, lambda b: b.best)
+
+
+def told(best: Best) -> str:
+    """Return a record set as the story of its night tells it ("Ann was left holding 3
+    kings in one hand: the table's penalty points record")."""
+    home = variants.get(best.variant)
+    line = next(line for line in home.record_lines if line.fact == best.fact)
+    return gettext(line.feat, name=best.name, value=best.said,
+                   variant=gettext(home.in_a_sentence))
+
+
+# Every best of a night's games, with its player's and the night's names.
+NIGHT_BESTS = (select(ResultBest.variant, ResultBest.fact, ResultBest.value,
+                      ResultBest.player_id, ResultBest.game_id, ResultBest.played_on,
+                      ResultBest.created_at, Game.night_id, Player.name,
+                      Night.name.label("night_name"))
+               .join(Game, Game.id == ResultBest.game_id)
+               .join(Player, Player.id == ResultBest.player_id)
+               .join(Night, Night.id == Game.night_id)
+               .where(Game.night_id == bindparam("night")))
+
+
+def night_records(night_id: int) -> list[Best]:
+    """Return the table's records set on a night: for each record, the night's most of it
+    (the first, of equals) where it beats every game played before it; a record set in the
+    first game of its variant, with nothing to beat, is not counted. Two statements."""
+    lines = _lines()
+    said = {(name, line.fact): line for name, line in lines}
+    tonight: dict[tuple[str, str], tuple] = {}
+    for row in db.session.execute(NIGHT_BESTS, {"night": night_id}):
+        key = (row.variant, row.fact)
+        order = (-row.value, row.played_on, row.created_at, row.game_id, row.player_id)
+        if key in said and (key not in tonight or order < tonight[key][0]):
+            tonight[key] = (order, row)
+    if not tonight:
+        return []
+    kinds = tuple(sorted(tonight))
+    keys = {}
+    for n, kind in enumerate(kinds):
+        row = tonight[kind][1]
+        keys.update({f"day_{n}": row.played_on, f"at_{n}": row.created_at,
+                     f"game_{n}": row.game_id})
+    before = {(row.variant, row.fact): row.value
+              for row in db.session.execute(_before(kinds), keys).all()}
+    beaten = [_best(row, said) for key, (_, row) in tonight.items()
+              if key in before and row.value > before[key]]
+    return [best for bests in _grouped(beaten, lines, lambda b: b).values() for best in bests]

@@ -28,7 +28,6 @@ COOKIE = "kc_lang"
 REMEMBER = 400 * 24 * 3600  # the longest a browser keeps a cookie
 
 
-
 class _PageDomain(Domain):
     """Flask-Babel's domain, finding the catalogue once per request, not once per word.
 

@@ -56,7 +56,11 @@ class Game(db.Model):
     # One more with every change, so a phone can ask "anything new since version V?".
     version: Mapped[int] = mapped_column(default=0, server_default="0")
     # The order games are rated in, by variant: a correction rates the games after it again.
-    __table_args__ = (Index("ix_game_order", "variant", "played_on", "created_at", "id"),)
+    __table_args__ = (
+        Index("ix_game_order", "variant", "played_on", "created_at", "id"),
+        # A season's games (a range of days), and the days games were played on, in order.
+        Index("ix_game_played_on", "played_on", "id"),
+    )
 
     night: Mapped[Night | None] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(
@@ -107,7 +111,11 @@ class Round(db.Model):
 class HandEntry(db.Model):
     """Cards (and kings among them) one player held when a hand ended."""
 
-    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+    __table_args__ = (
+        UniqueConstraint("round_id", "player_id"),
+        # A game's hands read from the index alone (every game page, and a backup's all).
+        Index("ix_hand_entry_read", "round_id", "player_id", "cards", "kings"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
@@ -204,7 +212,10 @@ class ResultSeat(db.Model):
         PrimaryKeyConstraint("game_id", "player_id"),
         # A player's record by variant, and the roster's: read from the index alone.
         Index("ix_result_seat_player_figures", "player_id", "over", "variant", "won"),
-        Index("ix_result_seat_records", "over", "player_id", "won"),
+        # Every player's record (the roster), of a season too: its games are checked in it.
+        Index("ix_result_seat_records", "over", "player_id", "won", "game_id"),
+        # A player's finished games in order, with whether they won: night by night.
+        Index("ix_result_seat_games", "player_id", "over", "game_id", "won"),
     )
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
@@ -292,6 +303,10 @@ class RatingStep(db.Model):
         PrimaryKeyConstraint("game_id", "player_id"),
         # A player's line over time in a variant: their steps in the order played.
         Index("ix_rating_step_line", "player_id", "variant", "games"),
+        # A player's figure after each game, every variant in the order played (their page's
+        # chart), read from the index alone.
+        Index("ix_rating_step_figures", "player_id", "played_on", "created_at", "game_id",
+              "variant", "mu_after", "sigma_after"),
         # The roster: every player's latest step in a variant (the most games).
         Index("ix_rating_step_roster", "variant", "player_id", "games"),
         # A variant's steps from a game onward: what a correction recomputes.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 
 from ..extensions import db
 from ..rules.parts import Part
@@ -22,6 +22,14 @@ class Sent:
     was: str | None
 
 
+# Read as plain rows (statements built once): every game page asks, and the ORM's objects
+# cost more than the rows they hold. Through the session, so a part just put is seen.
+_PARTS = select(*HandPart.__table__.c).where(HandPart.game_id == bindparam("game"),
+                                             HandPart.number.in_(bindparam("numbers",
+                                                                           expanding=True)))
+_HOLDERS = select(*SeatPhone.__table__.c).where(SeatPhone.game_id == bindparam("game"))
+
+
 def _part(row: HandPart) -> Part:
     return Part(row.seat, row.went_out, row.cards, row.kings,
                 tuple(row.deal) if row.deal is not None else None)
@@ -34,8 +42,7 @@ def parts_of(game_id: int, number: int) -> dict[int, Sent]:
 
 def parts_of_hands(game_id: int, numbers) -> dict[int, dict[int, Sent]]:
     """Return the parts sent for these hands, by hand number, then by seat (one query)."""
-    rows = db.session.scalars(select(HandPart).where(HandPart.game_id == game_id,
-                                                     HandPart.number.in_(list(numbers))))
+    rows = db.session.execute(_PARTS, {"game": game_id, "numbers": list(numbers)}).all()
     found: dict[int, dict[int, Sent]] = {}
     for row in rows:
         found.setdefault(row.number, {})[row.seat] = Sent(_part(row), row.by_seat,
@@ -75,9 +82,9 @@ def drop(game_id: int, number: int | None = None) -> None:
 
 
 def holders(game_id: int) -> dict[int, SeatPhone]:
-    """Return the phones holding seats of a game, by seat."""
-    return {row.seat: row for row in db.session.scalars(
-        select(SeatPhone).where(SeatPhone.game_id == game_id))}
+    """Return the phones holding seats of a game, by seat (rows with SeatPhone's columns)."""
+    return {row.seat: row for row in
+            db.session.execute(_HOLDERS, {"game": game_id}).all()}
 
 
 def seat_of(game_id: int, phone: str | None) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from .. import rules
 from ..extensions import db
@@ -79,9 +79,19 @@ def roster(games=None) -> list:
     return db.session.connection().execute(query).all()
 
 
+_ANYONE_ELSE = select(Player.id).where(Player.id != bindparam("player")).limit(1)
+_ONE = select(Player.id, Player.name).where(Player.id == bindparam("player"))
+
+
 def anyone_else(player: Player) -> bool:
     """Tell whether the roster holds anyone but this player (someone to merge)."""
-    return db.session.scalar(select(Player.id).where(Player.id != player.id).limit(1)) is not None
+    return db.session.execute(_ANYONE_ELSE, {"player": player.id}).first() is not None
+
+
+def player_row(player_id: int):
+    """Return a player's id and name as a plain row, or None: a page that only shows them
+    needs no object of the session."""
+    return db.session.execute(_ONE, {"player": player_id}).first()
 
 
 def rename(player: Player, raw: str) -> None:

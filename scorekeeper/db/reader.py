@@ -9,7 +9,8 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Select, bindparam, null, select
+from sqlalchemy import Select, bindparam, case, null, select
+from sqlalchemy.orm import aliased
 
 from .. import rules
 from ..extensions import db
@@ -251,10 +252,14 @@ def round_times(game_id: int, number: int) -> tuple[datetime, datetime] | None:
     return None if row is None else (row[0], row[1])
 
 
-_VERSION = (select(Game.version, CachedResult.over)
+_LATER = aliased(Game)
+# One statement: the game's version and, once it is over, the game started after it (the
+# subquery is run only for a finished game). Every watching phone asks every few seconds.
+_FOLLOWING = (select(_LATER.id).where(_LATER.id > Game.id).order_by(_LATER.id).limit(1)
+              .scalar_subquery())
+_VERSION = (select(Game.version, case((CachedResult.over, _FOLLOWING)).label("next"))
             .outerjoin(CachedResult, CachedResult.game_id == Game.id)
             .where(Game.id == bindparam("game")))
-_NEXT = select(Game.id).where(Game.id > bindparam("game")).order_by(Game.id).limit(1)
 
 
 @dataclass(frozen=True)
@@ -269,8 +274,5 @@ class Version:
 def version_of(game_id: int) -> Version | None:
     """Return a game's version (one indexed row) and, once it is over, the next game's id;
     None when there is no such game."""
-    run = db.session.connection().execute
-    row = run(_VERSION, {"game": game_id}).first()
-    if row is None:
-        return None
-    return Version(row.version, run(_NEXT, {"game": game_id}).scalar() if row.over else None)
+    row = db.session.connection().execute(_VERSION, {"game": game_id}).first()
+    return None if row is None else Version(row.version, row.next)

@@ -185,9 +185,13 @@ def render(game: rules.Game, played_on: date | None,
     home = variants.get(game.variant)
     result = rules.play(game) if result is None else result
     rounds = []
+    players = game.players
     for rr in result.rounds:
+        scores, totals = rr.scores, rr.totals
+        # The usual round: every player, in seat order, copied whole (`_seated` otherwise).
         row = {"dealer": rr.dealer, "hand_winners": list(rr.hand_winners),
-               "scores": _seated(game, rr.scores), "totals": _seated(game, rr.totals)}
+               "scores": dict(scores) if tuple(scores) == players else _seated(game, scores),
+               "totals": dict(totals) if tuple(totals) == players else _seated(game, totals)}
         for key in home.result_keys:
             value = rr.extra.get(key)
             row[key] = _seated(game, value) if isinstance(value, dict) else value

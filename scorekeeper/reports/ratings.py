@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, func, insert, select, tuple_
+from sqlalchemy import and_, bindparam, delete, func, insert, select, tuple_
 
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
@@ -341,19 +341,28 @@ def roster(variant: str, season: str | None = None) -> list[Rating]:
                   key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
 
 
+def _latest_steps(by_season: bool):
+    """Return the statement reading a player's latest step in each variant (of a season)."""
+    latest = (select(RatingStep.variant, func.max(RatingStep.games).label("games"))
+              .where(RatingStep.player_id == bindparam("player")))
+    if by_season:
+        latest = latest.where(RatingStep.season == bindparam("season"))
+    latest = latest.group_by(RatingStep.variant).subquery()
+    return (select(*STEP.c, Player.name).join(*NAMED)
+            .join(latest, and_(RatingStep.variant == latest.c.variant,
+                               RatingStep.games == latest.c.games))
+            .where(RatingStep.player_id == bindparam("player")))
+
+
+_LATEST = {False: _latest_steps(False), True: _latest_steps(True)}  # built once: every
+# player's page asks
+
+
 def player_ratings(player_id: int, season: str | None = None) -> dict[str, Rating]:
     """Return a player's latest rating in each variant they finished a game of (one query,
     however many variants); with `season`, as it stood after their last game of it."""
-    latest = (select(RatingStep.variant, func.max(RatingStep.games).label("games"))
-              .where(RatingStep.player_id == player_id))
-    if season is not None:
-        latest = latest.where(RatingStep.season == season)
-    latest = latest.group_by(RatingStep.variant).subquery()
-    rows = db.session.execute(
-        select(*STEP.c, Player.name).join(*NAMED)
-        .join(latest, and_(RatingStep.variant == latest.c.variant,
-                           RatingStep.games == latest.c.games))
-        .where(RatingStep.player_id == player_id)).all()
+    rows = db.session.connection().execute(
+        _LATEST[season is not None], {"player": player_id, "season": season}).all()
     return dict(sorted((row.variant, _rating(row)) for row in rows))
 
 
@@ -397,11 +406,14 @@ class Change:
     upset: bool
 
 
+_GAME_STEPS = (select(*STEP.c, Player.name).join(*NAMED)
+               .where(RatingStep.game_id == bindparam("game")))
+
+
 def game_changes(game_id: int) -> list[Change]:
     """Return each player's change of rating in a finished game, by place (none when the game
     is not finished)."""
-    rows = db.session.execute(select(*STEP.c, Player.name).join(*NAMED)
-                              .where(RatingStep.game_id == game_id)).all()
+    rows = db.session.connection().execute(_GAME_STEPS, {"game": game_id}).all()
     befores = {row.player_id: figure(row.mu_before, row.sigma_before) for row in rows}
     changes = []
     for row in rows:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..db.models import Game, ResultSeat
 from ..extensions import db
@@ -36,15 +36,18 @@ class Rivals:
     current_run: int
 
 
+# A player's finished games in the order played, whether they won each: built once (a
+# season's days are added when asked), read from result_seat's (player, over, game, won).
+_RUNS = (select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
+         .where(ResultSeat.player_id == bindparam("player"), ResultSeat.over)
+         .order_by(Game.created_at, Game.id))
+
+
 def runs(player_id: int, shown: Shown = EVERYTHING) -> tuple[int, int]:
     """Return a player's longest run of wins in finished games (of a season, or of all
     time), and the run its last games make."""
-    query = (select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
-             .where(ResultSeat.player_id == player_id, ResultSeat.over)
-             .order_by(Game.created_at, Game.id))
-    if shown.days is not None:
-        query = query.where(shown.games())
-    won = db.session.scalars(query)
+    query = _RUNS if shown.days is None else _RUNS.where(shown.games())
+    won = db.session.connection().execute(query, {"player": player_id}).scalars().all()
     longest = current = 0
     for win in won:
         current = current + 1 if win else 0

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import and_, false, or_, select
+from sqlalchemy import and_, extract, false, func, not_, or_, select
 
 from ..db.models import Game, Season
 from ..extensions import db
@@ -111,22 +111,50 @@ class Shown:
 EVERYTHING = Shown(ALL, None)
 
 
+# Built once: every page seen for a season asks. Through the session, so a season named and
+# not yet flushed is seen.
+_NAMED = select(Season.name, Season.first_day, Season.last_day).order_by(Season.id)
+
+
 def named(session=None) -> list[NamedSeason]:
     """Return the seasons the table named, in the order they were named."""
     session = session or db.session
-    return [NamedSeason(*row) for row in session.execute(
-        select(Season.name, Season.first_day, Season.last_day).order_by(Season.id))]
+    return [NamedSeason(*row) for row in session.execute(_NAMED).all()]
+
+
+def _latest_by_year(days):
+    """Return the statement of each year's latest day among `days` (a statement of days)."""
+    days = days.subquery()
+    year = extract("year", days.c.day)
+    return select(year, func.max(days.c.day)).group_by(year)
+
+
+_DAYS = select(Game.played_on.label("day")).group_by(Game.played_on)  # ix_game_played_on
+_YEARS = _latest_by_year(_DAYS)
+
+
+def _as_date(day) -> date:
+    return day if isinstance(day, date) else date.fromisoformat(str(day))  # SQLite: text
 
 
 def played(names: Sequence[NamedSeason]) -> list[str]:
-    """Return the seasons that hold a game, newest first: one query for the days games were
-    played on (a few hundred a decade), each day's season worked out here."""
+    """Return the seasons that hold a game, newest first, from the days games were played on
+    (read from an index): a day a named season's first to last day holds is that season's
+    (worked out here, day by day: few), any other its year's (counted by the database, a
+    row a year). Games are written, and committed, by play.py before a page reads them:
+    read as the driver's rows, through the connection."""
     held: dict[str, date] = {}
-    for (day,) in db.session.execute(select(Game.played_on).group_by(Game.played_on)):
-        if not isinstance(day, date):  # SQLite may hand back text
-            day = date.fromisoformat(str(day))
-        season = season_of(day, names)
-        held[season] = max(held.get(season, day), day)
+    run = db.session.connection().execute
+    years = _YEARS
+    if names:
+        inside = on_days(Game.played_on, [(s.first_day, s.last_day) for s in names])
+        for day in run(_DAYS.where(inside)).scalars().all():
+            day = _as_date(day)
+            season = season_of(day, names)
+            held[season] = max(held.get(season, day), day)
+        years = _latest_by_year(_DAYS.where(not_(inside)))
+    for year, day in run(years).all():
+        held[str(int(year))] = _as_date(day)
     return sorted(held, key=lambda season: held[season], reverse=True)
 
 

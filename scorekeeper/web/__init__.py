@@ -78,6 +78,14 @@ def _cache_versioned_static(response):
     return response
 
 
+# What base.html links to on every page (see frame_links below).
+FRAME_FILES = ("theme.js", "icon.svg", "icons/apple-touch-icon.png", "app.css", "words.js",
+               "app.js", "wakelock.js", "offline.css", "offline.js", "forms.css", "forms.js",
+               "language.css")
+FRAME_PAGES = ("main.manifest", "offline.worker", "main.healthz", "main.home", "history.index",
+               "players.roster", "settings.page", "language.choose")
+
+
 def _template_helpers(app: Flask) -> None:
     """Add `asset()` (a cache-busting static URL), `fresh_token()` and the variant filters."""
     versions: dict[tuple[str, str], str] = {}
@@ -92,6 +100,20 @@ def _template_helpers(app: Flask) -> None:
 
     app.extensions["asset"] = asset
     app.jinja_env.globals["asset"] = asset
+    frames: dict[str, dict[str, str]] = {}
+
+    def frame_links() -> dict[str, str]:
+        # The addresses every page's frame (base.html) links to: its static files by content
+        # and the header's pages. They change only with a restart, as asset()'s do, so they
+        # are worked out once, not a dozen url_for and asset calls on every page.
+        root = request.script_root
+        if root not in frames or app.debug:
+            links = {name: asset(name) for name in FRAME_FILES}
+            links.update({endpoint: url_for(endpoint) for endpoint in FRAME_PAGES})
+            frames[root] = links
+        return frames[root]
+
+    app.jinja_env.globals["frame_links"] = frame_links
     app.jinja_env.globals["fresh_token"] = lambda: secrets.token_urlsafe(12)
     app.jinja_env.globals["homes"] = variants.homes
     app.jinja_env.filters["home"] = variants.get

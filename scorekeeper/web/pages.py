@@ -127,10 +127,15 @@ def _cells(players: tuple[str, ...], done) -> Markup:
     winners, scores, totals = done.hand_winners, done.scores, done.totals
     return Markup("".join(
         '\n        <td class="won"><span class="score">★</span> <span class="running">'
-        f'{escape(totals.get(name, ""))}</span></td>' if name in winners else
-        f'\n        <td><span class="score">{escape(scores.get(name, ""))}</span> '
-        f'<span class="running">{escape(totals.get(name, ""))}</span></td>'
+        f'{_shown(totals.get(name, ""))}</span></td>' if name in winners else
+        f'\n        <td><span class="score">{_shown(scores.get(name, ""))}</span> '
+        f'<span class="running">{_shown(totals.get(name, ""))}</span></td>'
         for name in players))
+
+
+def _shown(value) -> str:
+    """Return a cell's value as HTML: a number as it is written (nothing in it to escape)."""
+    return str(value) if type(value) is int else escape(value)
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:

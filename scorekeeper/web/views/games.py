@@ -101,8 +101,11 @@ def scoreboard(game_id: int):
                                  result.rounds[-1].dealer if result.rounds else None)
     home = variants.get(game.variant)
     changes = ratings.game_changes(game.id) if result.over else []
+    # The seats' phones and parts are shown only while the game is on: a finished game's
+    # page does not read them.
     return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
-                           table=table.seats_view(game), join_to=table.join_path(game),
+                           table=None if result.over else table.seats_view(game),
+                           join_to=table.join_path(game),
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),

@@ -98,7 +98,8 @@ def _listed(lines: Sequence[history.NightLine]) -> list[ListedNight]:
         line.unfinished, line.broken) for line in lines]
 
 
-def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: int = 200):
+def _night_page(night: history.NightRow, form: NightForm, errors: dict[str, str],
+                status: int = 200):
     """Render a night: its games' final standings and the name-and-notes form."""
     summary, games = _night_games(night)
     return render_template("history/night.html", summary=summary, games=games, form=form,
@@ -106,7 +107,7 @@ def _night_page(night: Night, form: NightForm, errors: dict[str, str], status: i
                            story=story.night_story(night.id)), status
 
 
-def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
+def _night_games(night: history.NightRow) -> tuple[history.NightSummary, Markup]:
     """Read a night's summary and draw its games."""
     summary = history.summarise(night)
     return summary, Markup(render_template("history/_night_games.html", summary=summary))
@@ -115,7 +116,10 @@ def _night_games(night: Night) -> tuple[history.NightSummary, Markup]:
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
 def night(night_id: int):
     """Show a night's games; rename it or change its notes."""
-    found = db.get_or_404(Night, night_id)
+    row = nights.night_row(night_id)  # plain columns: the page changes nothing of it
+    if row is None:
+        abort(404)
+    found = history.NightRow(*row)
     form = NightForm(obj=found) if request.method == "GET" else NightForm()
     errors: dict[str, str] = {}
     if form.validate_on_submit():
@@ -165,8 +169,12 @@ def _whereabouts(game: Loaded) -> dict:
 def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):
     """Render a game's page: result, chart, hand by hand, exports, and moving it."""
     where = _whereabouts(game)
+    # The page draws the move form's choices from `neighbours` itself, and of the form only
+    # its CSRF field, which every form of the page writes alike: a shown page needs no
+    # MoveGameForm (a form refused on posting is shown with its own).
+    confirm = ConfirmForm()
     return render_template(
-        "history/game.html", form=ConfirmForm(), move_form=form or _move_form(where["neighbours"]),
+        "history/game.html", form=confirm, move_form=form or confirm,
         move_error=error, **where, **game_view(game)), 422 if error else 200
 
 

@@ -35,9 +35,43 @@ def list_players():
     record = roster.records_by_id(season.shown)
     players = stored.roster(season.shown.games())
     listed = Markup(render_template(
-        "players/_roster_list.html", players=players, record=record,
-        empty=roster.Record(), season=season))
+        "players/_roster_list.html", players=players, rows=roster_rows(players, record),
+        season=season))
     return render_template("players/roster.html", listed=listed, season=season)
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """One line of the roster as the page shows it: its link, name, words and win rate."""
+
+    href: str
+    who: Markup  # the name, isolated where it needs it
+    games: Markup  # "12 games"
+    wins: Markup  # "5 wins"
+    rate: str  # "42%", or "–" before a finished game
+
+
+_ANY = 2**31 - 1  # an id no player has, put in a link to be replaced
+
+
+def roster_rows(players: Sequence, record: dict[int, roster.Record]) -> list[RosterRow]:
+    """Return the roster's lines: the link built once and given each id, the words looked
+    up once for the page (as the template's ngettext says them), the rate rounded as its
+    `round` filter rounds."""
+    if not players:
+        return []
+    before, _, after = url_for("players.player", player_id=_ANY).rpartition(str(_ANY))
+    say = get_translations()
+    empty = roster.Record()
+    rows = []
+    for p in players:
+        r = record.get(p.id, empty)
+        rows.append(RosterRow(
+            f"{before}{p.id}{after}", bdi(p.name),
+            Markup(say.ungettext("%(num)d game", "%(num)d games", r.played)) % {"num": r.played},
+            Markup(say.ungettext("%(num)d win", "%(num)d wins", r.wins)) % {"num": r.wins},
+            f"{int(round(100 * r.win_rate, 0))}%" if r.played else "–"))
+    return rows
 
 
 @dataclass(frozen=True)
@@ -102,13 +136,16 @@ def _rating_chart(steps: list[tuple[date, str, int]], name: str) -> Markup | Non
     most CHART_POINTS games drawn, spread evenly."""
     if len(steps) < 2:
         return None
-    kinds = [home.name for home in variants.homes() if any(v == home.name for _, v, _ in steps)]
-    so_far: dict[str, int | None] = dict.fromkeys(kinds)
-    after: list[dict[str, int | None]] = []
-    for _, variant, shown in steps:
-        so_far[variant] = shown
-        after.append(dict(so_far))
+    present = {variant for _, variant, _ in steps}
+    kinds = [home.name for home in variants.homes() if home.name in present]
     picked = roster.spread(len(steps))
+    drawn = set(picked)  # every variant's figure so far, kept only where a point is drawn
+    so_far: dict[str, int | None] = dict.fromkeys(kinds)
+    after: dict[int, dict[str, int | None]] = {}
+    for i, (_, variant, shown) in enumerate(steps):
+        so_far[variant] = shown
+        if i in drawn:
+            after[i] = dict(so_far)
     series = {variants.get(kind).label: [after[i][kind] for i in picked] for kind in kinds}
     last = {label: next(v for v in reversed(line) if v is not None)
             for label, line in series.items()}
@@ -167,7 +204,9 @@ def roster_with_slash():
 @bp.route("/<int:player_id>")
 def player(player_id: int):
     """Show a player's statistics, best night and head-to-head."""
-    player = db.get_or_404(Player, player_id)
+    player = stored.player_row(player_id)  # id and name: the page changes nothing of them
+    if player is None:
+        abort(404)
     return _page(player, RenameForm(formdata=None, name=player.name))
 
 

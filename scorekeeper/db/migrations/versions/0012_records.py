@@ -2,7 +2,7 @@
 biggest pot won, biggest comeback, 5–0 deals), the table's records the most of them
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-11-26 16:30:00.000000
 
 """
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0012'
-down_revision = '0010'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 

@@ -101,9 +101,19 @@ def banner(scheme: str, port: int) -> list[str]:
     return lines
 
 
+def compile_templates(app) -> int:
+    """Compile every page's templates before the first phone asks: otherwise the first visit
+    to each page after a start pays for it (40-200 ms at ten years). Return how many."""
+    names = app.jinja_env.list_templates(extensions=("html", "svg", "xml", "js", "txt"))
+    for name in names:
+        app.jinja_env.get_template(name)
+    return len(names)
+
+
 def run(app, host: str, port: int, https: bool = False, folder: str | None = None) -> None:
     """Print where to open the app, then serve it until stopped."""
     room_for_connections()
+    compile_templates(app)
     data = f"  Its data (database, secret key, certificates): {app.instance_path}"
     if not https:
         print("\nKings Corners Scorekeeper is running.\n" + "\n".join(banner("http", port)))

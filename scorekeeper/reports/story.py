@@ -34,13 +34,28 @@ class Finished:
     winners: tuple[int, ...]
 
 
+# The statements are built once, what they ask bound when they run (building one costs more
+# than SQLite takes to answer it).
+NIGHT_SEATS = (select(Game.id, Game.created_at, ResultSeat.player_id, ResultSeat.won,
+                      ResultSeat.over)
+               .join(ResultSeat, ResultSeat.game_id == Game.id)
+               .where(Game.night_id == bindparam("night"))
+               .order_by(Game.created_at, Game.id))
+UNTIL = bindparam("until")
+# The games before a moment (or at it), latest first, a window at a time.
+_BACK = select(Game.id, Game.created_at).order_by(Game.created_at.desc(), Game.id.desc())
+BEFORE = {True: _BACK.where(Game.created_at < UNTIL).limit(bindparam("window")),
+          False: _BACK.where(Game.created_at <= UNTIL).limit(bindparam("window"))}
+# By the games' key alone: asked about `over` too, SQLite would read the `over` index from
+# one end to the other (every finished game's seats) instead.
+SEATS_OF = select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won, ResultSeat.over) \
+    .where(ResultSeat.game_id.in_(bindparam("games", expanding=True)))
+NAMES = select(Player.id, Player.name).where(Player.id.in_(bindparam("ids", expanding=True)))
+
+
 def _night(night_id: int) -> tuple[list[Finished], set[int]]:
     """Return the night's finished games in the order played, and everyone who sat in one."""
-    rows = db.session.execute(
-        select(Game.id, Game.created_at, ResultSeat.player_id, ResultSeat.won, ResultSeat.over)
-        .join(ResultSeat, ResultSeat.game_id == Game.id)
-        .where(Game.night_id == night_id)
-        .order_by(Game.created_at, Game.id)).all()
+    rows = db.session.connection().execute(NIGHT_SEATS, {"night": night_id}).all()
     games: dict[int, Finished] = {}
     players: set[int] = set()
     for game_id, created_at, player_id, won, over in rows:
@@ -65,10 +80,8 @@ def _games_up_to(players: set[int], first: tuple, last: tuple) -> dict[int, list
     open_runs = set(players)  # whose loss before the night is not read yet
     until, seen, strictly = last[0], set(), False
     while open_runs:
-        read = db.session.execute(
-            select(Game.id, Game.created_at)
-            .where(Game.created_at < until if strictly else Game.created_at <= until)
-            .order_by(Game.created_at.desc(), Game.id.desc()).limit(WINDOW)).all()
+        read = db.session.connection().execute(
+            BEFORE[strictly], {"until": until, "window": WINDOW}).all()
         if not read:
             break  # the first game of all is read
         window = [(g, at) for g, at in read if g not in seen and (at, g) <= last]
@@ -77,12 +90,8 @@ def _games_up_to(players: set[int], first: tuple, last: tuple) -> dict[int, list
         # (more games than a window begun at the same moment).
         until, strictly = read[-1][1], not window
         seats: dict[int, list[tuple[int, bool]]] = {}
-        # By the games' key alone: asked about `over` too, SQLite would read the `over`
-        # index from one end to the other (every finished game's seats) instead.
-        for seat_game, player_id, won, over in db.session.execute(
-                select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won,
-                       ResultSeat.over)
-                .where(ResultSeat.game_id.in_([g for g, _ in window]))):
+        for seat_game, player_id, won, over in db.session.connection().execute(
+                SEATS_OF, {"games": [g for g, _ in window]}):
             if over:
                 seats.setdefault(seat_game, []).append((player_id, won))
         for seat_game, created_at in window:  # the latest first
@@ -96,7 +105,7 @@ def _games_up_to(players: set[int], first: tuple, last: tuple) -> dict[int, list
 
 
 def _names(ids) -> dict[int, str]:
-    return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
+    return dict(db.session.connection().execute(NAMES, {"ids": list(ids)}).all())
 
 
 def night_story(night_id: int) -> list[str]:
@@ -140,7 +149,7 @@ def _rise(night_id: int, names: dict[int, str]) -> list[str]:
     PROVISIONAL games) moves too much to tell."""
     moves: dict[tuple[int, str], list] = {}  # (player, variant): [before, after, games]
     for player_id, variant, games, mu_before, sigma_before, mu_after, sigma_after in (
-            db.session.execute(NIGHT_STEPS, {"night": night_id})):
+            db.session.connection().execute(NIGHT_STEPS, {"night": night_id})):
         move = moves.setdefault((player_id, variant),
                                 [figure(mu_before, sigma_before), 0, 0])
         move[1:] = figure(mu_after, sigma_after), games

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 from operator import itemgetter
 
 from flask_babel import gettext
@@ -133,6 +134,8 @@ BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.c
               .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
 FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
          .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
+
+
 def within(query, game_id, shown: Shown):
     """Return a statement narrowed to the games of a season (as it is, for all time)."""
     if shown.days is None:
@@ -172,6 +175,16 @@ def _versus_of(shown: Shown):
 
 NIGHTS = _nights_of(EVERYTHING)
 VERSUS = _versus_of(EVERYTHING)
+
+
+@lru_cache(maxsize=32)
+def _of_season(days) -> tuple:
+    """Return the statements of a player's page and the roster narrowed to a season's days,
+    built once a season (building them costs more than SQLite takes to answer them)."""
+    shown = Shown("", days)
+    return (within(BY_VARIANT, ResultSeat.game_id, shown),
+            within(FACTS, ResultFact.game_id, shown), _nights_of(shown), _versus_of(shown),
+            within(RECORDS, ResultSeat.game_id, shown))
 NAMES = select(Player.id, Player.name)
 
 
@@ -186,7 +199,7 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
     """Return every player's finished games and wins, by id (the roster knows the names),
     in a season or for all time."""
     counted: dict[int, list[int]] = {}  # player: [played, wins]
-    query = within(RECORDS, ResultSeat.game_id, shown)
+    query = RECORDS if shown.days is None else _of_season(shown.days)[4]
     for player, won, games in db.session.connection().execute(query).all():
         counts = counted.setdefault(player, [0, 0])
         counts[0] += games
@@ -203,10 +216,7 @@ def player_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
     run = db.session.connection().execute
     by_variant_, facts, nights_, versus_ = BY_VARIANT, FACTS, NIGHTS, VERSUS
     if shown.days is not None:
-        by_variant_ = within(BY_VARIANT, ResultSeat.game_id, shown)
-        facts = within(FACTS, ResultFact.game_id, shown)
-        nights_ = _nights_of(shown)
-        versus_ = _versus_of(shown)
+        by_variant_, facts, nights_, versus_, _ = _of_season(shown.days)
     won, unfinished = {}, 0
     for variant, over, winner, games in run(by_variant_, mine).all():
         if over:

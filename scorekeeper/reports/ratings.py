@@ -377,18 +377,21 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     return [_rating(row) for row in db.session.execute(query)]
 
 
-def player_figures(player_id: int, season: str | None = None) -> list[tuple[date, str, int]]:
-    """Return the figure a player's rating showed after each of their finished games, every
-    variant's in the order played (of one season, with `season`): (day, variant, figure)."""
-    query = (select(RatingStep.played_on, RatingStep.variant, RatingStep.mu_after,
-                    RatingStep.sigma_after)
-             .where(RatingStep.player_id == player_id)
-             .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
-    if season is not None:
-        query = query.where(RatingStep.season == season)
-    return [(day if isinstance(day, date) else date.fromisoformat(str(day)), variant,
-             figure(mu, sigma))
-            for day, variant, mu, sigma in db.session.connection().execute(query)]
+# A player's rating after each of their games, every variant's in the order played (of one
+# season too): built once, the player and season bound when it runs.
+_STEPS = (select(RatingStep.played_on, RatingStep.variant, RatingStep.mu_after,
+                 RatingStep.sigma_after)
+          .where(RatingStep.player_id == bindparam("player"))
+          .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
+STEPS = {False: _STEPS, True: _STEPS.where(RatingStep.season == bindparam("season"))}
+
+
+def player_steps(player_id: int, season: str | None = None) -> list:
+    """Return a player's rating after each of their finished games, every variant's in the
+    order played (of one season, with `season`), as rows of (day, variant, mu, sigma):
+    `figure(mu, sigma)` is the number shown, worked out only for the points a chart draws."""
+    return db.session.connection().execute(
+        STEPS[season is not None], {"player": player_id, "season": season}).all()
 
 
 @dataclass(frozen=True)

@@ -123,34 +123,39 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(player, figures, season.asked), merge_candidates=others,
         ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
-        rating_chart=_rating_chart(ratings.player_figures(
+        rating_chart=_rating_chart(ratings.player_steps(
             player.id, None if shown.all_time else shown.key), player.name),
         rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
         records=records.player_records(player.id, days=shown.days),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
 
 
-def _rating_chart(steps: list[tuple[date, str, int]], name: str) -> Markup | None:
+def _rating_chart(steps, name: str) -> Markup | None:
     """Return the player's rating in each variant after each of their finished games as an
     SVG line chart: a line a variant, flat between its games (the rating did not move), at
-    most CHART_POINTS games drawn, spread evenly."""
+    most CHART_POINTS games drawn, spread evenly (`steps`: ratings.player_steps; a figure is
+    worked out only where a point is drawn)."""
     if len(steps) < 2:
         return None
-    present = {variant for _, variant, _ in steps}
+    present = {variant for _, variant, _, _ in steps}
     kinds = [home.name for home in variants.homes() if home.name in present]
     picked = roster.spread(len(steps))
-    drawn = set(picked)  # every variant's figure so far, kept only where a point is drawn
-    so_far: dict[str, int | None] = dict.fromkeys(kinds)
-    after: dict[int, dict[str, int | None]] = {}
-    for i, (_, variant, shown) in enumerate(steps):
-        so_far[variant] = shown
+    drawn = set(picked)  # every variant's rating so far, kept only where a point is drawn
+    so_far: dict[str, tuple[float, float] | None] = dict.fromkeys(kinds)
+    after: dict[int, dict[str, tuple[float, float] | None]] = {}
+    for i, (_, variant, mu, sigma) in enumerate(steps):
+        so_far[variant] = (mu, sigma)
         if i in drawn:
             after[i] = dict(so_far)
-    series = {variants.get(kind).label: [after[i][kind] for i in picked] for kind in kinds}
+    series = {variants.get(kind).label: [None if after[i][kind] is None
+                                         else ratings.figure(*after[i][kind]) for i in picked]
+              for kind in kinds}
     last = {label: next(v for v in reversed(line) if v is not None)
             for label, line in series.items()}
+    days = [steps[i][0] for i in picked]
     return line_chart(
-        series, labels=_Labels([steps[i][0] for i in picked]),
+        series, labels=_Labels([d if isinstance(d, date) else date.fromisoformat(str(d))
+                                for d in days]),
         title=gettext("%(name)s's rating", name=name),
         desc=gettext("%(name)s's rating after each of %(games)s finished games: now %(now)s.",
                      name=name, games=len(steps),

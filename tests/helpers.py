@@ -450,3 +450,48 @@ def import_log(app, variant: str, players, rounds, played_on: str, ended: bool =
            "rounds": list(rounds)}
     with app.test_request_context():
         return play.import_game(gamelog.parse(doc))
+
+
+class DrawnTable:
+    """A table driven through the app by steps hypothesis draws (the cache's and the
+    ratings' property tests): games started, hands played or corrected, games ended,
+    reopened, deleted, players merged."""
+
+    def __init__(self, client, settings: dict[str, dict]):
+        self.client, self.settings = client, settings  # each variant's settings
+        self.games: list[tuple[int, str, list[str]]] = []  # (id, variant, players) not deleted
+        self.played: dict[int, int] = {}
+
+    def pick(self, index: int):
+        """Return one of the games still there, by a drawn index (None when none is)."""
+        return self.games[index % len(self.games)] if self.games else None
+
+    def start(self, variant: str, names: list[str]) -> None:
+        """Start a game of these players (two for coronation), unless two names clash."""
+        names = names[:2] if variant == "coronation" else names
+        if len({n.casefold() for n in names}) == len(names):
+            game_id = start_game(self.client, names, variant=variant,
+                                 **self.settings.get(variant, {}))
+            self.games.append((game_id, variant, names))
+            self.played[game_id] = 0
+
+    def hand(self, pick, drawn_hand: dict, drawn_deal: dict, edit: bool = False):
+        """Record the next hand of a game, or correct its last one; return the answer."""
+        game_id, variant, names = pick
+        number = max(self.played[game_id], 1) if edit else self.played[game_id] + 1
+        data = form(variant, drawn_hand, drawn_deal, number)
+        if variant != "coronation" and len(names) == 2:
+            data = {k: v for k, v in data.items() if not k.endswith("-2")}
+            data["went_out"] = "0" if data["went_out"] == "2" else data["went_out"]
+        answer = self.client.post(
+            f"/games/{game_id}/hands/{f'{number}/edit' if edit else 'new'}", data=data)
+        self.played[game_id] += not edit and answer.status_code == 302
+        return answer
+
+    def merge(self, kept: int, other: int):
+        return self.client.post(f"/players/{kept}/merge",
+                                data={"other": str(other), "confirmed": "1"})
+
+    def delete(self, pick) -> None:
+        self.client.post(f"/games/{pick[0]}/delete")
+        self.games.remove(pick)

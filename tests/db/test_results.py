@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from scorekeeper.db import results
 from scorekeeper.db.models import Night, ResultSeat
 from scorekeeper.extensions import db
-from tests.helpers import deal, form, hand, hand_data, make_app, start_game
+from tests.helpers import DrawnTable, deal, form, hand, hand_data, make_app, start_game
 
 P = ["Ann", "Ben", "Cy"]
 TWO = ["Ann", "Ben"]
@@ -131,44 +131,28 @@ table_step = st.one_of(
 def test_the_cache_equals_a_fresh_count_after_moves_merges_and_deletes(tmp_path_factory,
                                                                       steps):
     app = make_app(tmp_path_factory.mktemp("tally") / "tally.sqlite")
-    client = app.test_client()
-    games: list[tuple[int, str, list[str]]] = []  # (id, variant, players) of games not deleted
-    played: dict[int, int] = {}
+    table = DrawnTable(app.test_client(), {"coronation": {"deals_to_win": 2},
+                                           "penalty": {"target": 15}})
     for drawn in steps:
         kind = drawn[0]
-        pick = games[drawn[1] % len(games)] if games and kind not in ("start", "merge") else None
+        pick = table.pick(drawn[1]) if kind not in ("start", "merge") else None
         if kind == "start":
-            names = drawn[2][:2] if drawn[1] == "coronation" else drawn[2]
-            if len({n.casefold() for n in names}) == len(names):
-                game_id = start_game(client, names, variant=drawn[1], **(
-                    {"deals_to_win": 2} if drawn[1] == "coronation" else {"target": 15}
-                    if drawn[1] == "penalty" else {}))
-                games.append((game_id, drawn[1], names))
-                played[game_id] = 0
+            table.start(drawn[1], drawn[2])
         elif kind == "play" and pick:
-            game_id, variant, names = pick
-            data = form(variant, drawn[2], drawn[3], played[game_id] + 1)
-            if variant != "coronation" and len(names) == 2:
-                data = {k: v for k, v in data.items() if not k.endswith("-2")}
-                data["went_out"] = "0" if data["went_out"] == "2" else data["went_out"]
-            answer = client.post(f"/games/{game_id}/hands/new", data=data)
-            played[game_id] += answer.status_code == 302
+            table.hand(pick, drawn[2], drawn[3])
         elif kind == "end" and pick:
-            client.post(f"/games/{pick[0]}/end")
+            table.client.post(f"/games/{pick[0]}/end")
         elif kind == "move" and pick:
             with app.app_context():
                 nights = [str(n) for n in db.session.scalars(select(Night.id).order_by(Night.id))]
             where = ("new" if drawn[2] == "new" or not nights
                      else nights[int(drawn[2]) % len(nights)])
-            moved = client.post(f"/history/games/{pick[0]}/move", data={"night": where})
+            moved = table.client.post(f"/history/games/{pick[0]}/move", data={"night": where})
             event(f"move answered {moved.status_code}")
         elif kind == "merge":
-            merged = client.post(f"/players/{drawn[1]}/merge",
-                                 data={"other": str(drawn[2]), "confirmed": "1"})
-            event(f"merge answered {merged.status_code}")
+            event(f"merge answered {table.merge(drawn[1], drawn[2]).status_code}")
         elif kind == "delete" and pick:
-            client.post(f"/games/{pick[0]}/delete")
-            games.remove(pick)
+            table.delete(pick)
         assert consistent(app) == [], drawn
     with app.app_context():
         db.engine.dispose()

@@ -21,10 +21,10 @@ from scorekeeper.reports.ratings import NamedSeason, figure, season_of
 from tests.helpers import (
     CORONATION,
     DAY,
+    DrawnTable,
     add,
     deal,
     finished,
-    form,
     hand,
     make_app,
     stalemate,
@@ -298,38 +298,21 @@ table_step = st.one_of(
 @given(steps_=st.lists(table_step, min_size=2, max_size=14))
 def test_after_every_change_the_ratings_equal_a_rebuild(tmp_path_factory, steps_):
     app = make_app(tmp_path_factory.mktemp("kept") / "kept.sqlite")
-    client = app.test_client()
-    games: list[tuple[int, str, list[str]]] = []
-    played: dict[int, int] = {}
+    table = DrawnTable(app.test_client(), {"coronation": {"deals_to_win": 1},
+                                           "penalty": {"target": 10}})
     for drawn in steps_:
         kind = drawn[0]
-        pick = games[drawn[1] % len(games)] if games and kind not in ("start", "merge") else None
+        pick = table.pick(drawn[1]) if kind not in ("start", "merge") else None
         if kind == "start":
-            names = drawn[2][:2] if drawn[1] == "coronation" else drawn[2]
-            if len({n.casefold() for n in names}) == len(names):
-                game_id = start_game(client, names, variant=drawn[1], **(
-                    {"deals_to_win": 1} if drawn[1] == "coronation" else {"target": 10}
-                    if drawn[1] == "penalty" else {}))
-                games.append((game_id, drawn[1], names))
-                played[game_id] = 0
+            table.start(drawn[1], drawn[2])
         elif kind in ("play", "edit") and pick:
-            game_id, variant, names = pick
-            number = played[game_id] + 1 if kind == "play" else max(played[game_id], 1)
-            data = form(variant, drawn[2], drawn[3], number)
-            if variant != "coronation" and len(names) == 2:
-                data = {k: v for k, v in data.items() if not k.endswith("-2")}
-                data["went_out"] = "0" if data["went_out"] == "2" else data["went_out"]
-            path = "new" if kind == "play" else f"{number}/edit"
-            answer = client.post(f"/games/{game_id}/hands/{path}", data=data)
-            played[game_id] += kind == "play" and answer.status_code == 302
+            table.hand(pick, drawn[2], drawn[3], edit=kind == "edit")
         elif kind in ("end", "reopen") and pick:
-            client.post(f"/games/{pick[0]}/{kind}")
+            table.client.post(f"/games/{pick[0]}/{kind}")
         elif kind == "merge":
-            client.post(f"/players/{drawn[1]}/merge", data={"other": str(drawn[2]),
-                                                            "confirmed": "1"})
+            table.merge(drawn[1], drawn[2])
         elif kind == "delete" and pick:
-            client.post(f"/games/{pick[0]}/delete")
-            games.remove(pick)
+            table.delete(pick)
         with app.app_context():
             assert ratings.check() == [], drawn
             db.session.remove()

@@ -209,17 +209,25 @@ def test_games_started_while_another_phone_taps_are_all_saved(server):
         assert len(check_sound(app, chips).rounds) == 0
 
 
+def ended_together(client, port: int, one: list[str], other: list[str]) -> tuple[int, int]:
+    """Start two games to 10 and end both at the same moment from two phones: the first won
+    by its first player, the second by its second (each other player holding 12 points);
+    return their ids."""
+    first = start_game(client, one, target=10)
+    second = start_game(client, other, target=10)
+    answers = together(
+        port, (f"/games/{first}/hands/new", hand_data(one, one[0], {one[1]: 12})),
+        (f"/games/{second}/hands/new", hand_data(other, other[1], {other[0]: 12})))
+    assert [status for status, _ in answers] == [302, 302], answers
+    return first, second
+
+
 def test_two_games_ending_at_once_both_count_in_a_shared_player_s_figures(server):
     """Neither game's ending, on another phone at the same moment, loses the other's."""
     app, port = server
     client = setup_client(app)
     for trial in range(TRIALS):
-        first = start_game(client, ["Ann", "Ben"], target=10)
-        second = start_game(client, ["Ann", "Cy"], target=10)
-        answers = together(
-            port, (f"/games/{first}/hands/new", hand_data(["Ann", "Ben"], "Ann", {"Ben": 12})),
-            (f"/games/{second}/hands/new", hand_data(["Ann", "Cy"], "Cy", {"Ann": 12})))
-        assert [status for status, _ in answers] == [302, 302], answers
+        ended_together(client, port, ["Ann", "Ben"], ["Ann", "Cy"])
         with app.app_context():
             assert results.check() == []
             ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
@@ -235,12 +243,7 @@ def test_two_games_of_a_variant_ending_at_once_are_both_rated(server):
     app, port = server
     client = setup_client(app)
     for trial in range(TRIALS):
-        first = start_game(client, ["Ann", "Ben"], target=10)
-        second = start_game(client, ["Ben", "Cy"], target=10)
-        answers = together(
-            port, (f"/games/{first}/hands/new", hand_data(["Ann", "Ben"], "Ann", {"Ben": 12})),
-            (f"/games/{second}/hands/new", hand_data(["Ben", "Cy"], "Cy", {"Ben": 12})))
-        assert [status for status, _ in answers] == [302, 302], answers
+        _, second = ended_together(client, port, ["Ann", "Ben"], ["Ben", "Cy"])
         with app.app_context():
             assert ratings.check() == [], trial
             assert {c.name for c in ratings.game_changes(second)} == {"Ben", "Cy"}

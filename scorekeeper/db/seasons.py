@@ -17,6 +17,12 @@ from .models import Season
 from .nights import clean_text
 
 NAME_MAX = 40
+ALL = "all"  # the key of "all time" in a link (?season=all): no season may be called it
+
+
+def is_year(name: str) -> bool:
+    """Tell whether a season's key is a calendar year's ("2026")."""
+    return len(name) == 4 and name.isascii() and name.isdigit()
 
 
 def clean_season_name(raw: str | None, field: str = "name") -> str:
@@ -24,12 +30,12 @@ def clean_season_name(raw: str | None, field: str = "name") -> str:
     name = clean_text(raw, NAME_MAX, field, one_line=True)
     if name is None:
         raise rules.RuleError("cannot be empty", field)
-    if len(name) == 4 and name.isascii() and name.isdigit():
+    if is_year(name):
         raise rules.RuleError("cannot be a year: every year is a season of its own already",
                               field)
     if "/" in name:
         raise rules.RuleError("cannot hold a slash (/)", field)
-    if name.casefold() == "all":
+    if name.casefold() == ALL:
         raise rules.RuleError("cannot be “%(name)s”, the word a link uses for all time", field,
                               name=name)
     return name

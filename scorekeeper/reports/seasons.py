@@ -20,9 +20,9 @@ from datetime import date, datetime, time, timedelta
 from sqlalchemy import and_, extract, false, func, not_, or_, select
 
 from ..db.models import Game, Season
+from ..db.seasons import ALL, is_year
 from ..extensions import db
 
-ALL = "all"  # the key of "all time" in a link (?season=all)
 ONE_DAY = timedelta(days=1)
 Days = tuple[tuple[date, date], ...]  # runs of days, each from its first to its last
 
@@ -43,11 +43,6 @@ def season_of(day: date, named: Sequence[NamedSeason] = ()) -> str:
     holding = [(season.first_day, index, season.name) for index, season in enumerate(named)
                if season.first_day <= day <= season.last_day]
     return max(holding)[2] if holding else str(day.year)
-
-
-def is_year(name: str) -> bool:
-    """Tell whether a season's key is a calendar year's ("2026")."""
-    return len(name) == 4 and name.isascii() and name.isdigit()
 
 
 def days_of(name: str, named: Sequence[NamedSeason] = ()) -> Days:
@@ -167,6 +162,7 @@ class Choice:
     seasons: tuple[str, ...]
     current: str
     usual: str  # the season shown when none is asked for
+    names: tuple[NamedSeason, ...]  # the seasons the table named, as read for the page
 
 
 def choose(asked: str | None, today: date | None = None) -> Choice | None:
@@ -180,9 +176,10 @@ def choose(asked: str | None, today: date | None = None) -> Choice | None:
     if asked is None or asked == "":
         key = usual
     elif asked == ALL:
-        return Choice(EVERYTHING, tuple(seasons), current, usual)
+        return Choice(EVERYTHING, tuple(seasons), current, usual, tuple(names))
     else:
         key = asked
         if key not in seasons and key != current and not any(s.name == key for s in names):
             return None
-    return Choice(Shown(key, days_of(key, names)), tuple(seasons), current, usual)
+    return Choice(Shown(key, days_of(key, names)), tuple(seasons), current, usual,
+                  tuple(names))

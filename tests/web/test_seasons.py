@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.db.models import Game, Player, RatingStep, Season
 from scorekeeper.extensions import db
-from tests.helpers import alerts, fill, import_log
+from tests.helpers import alerts, fill, import_log, start_game
 
 # fill(): weekly nights from Fri 8 Jan 2016, two finished penalty games each, all four
 # players in every game. 60 nights: 52 in 2016 (104 games), 8 in 2017 (16 games).
@@ -164,7 +164,6 @@ def test_a_wrong_season_is_refused_naming_the_field_and_keeping_what_was_typed(
 
 
 def test_a_page_with_one_season_offers_no_row_of_seasons(client):
-    from tests.helpers import start_game
     start_game(client)
     assert '<nav class="seasons"' not in page(client, "/history/")
     assert '<nav class="seasons"' not in page(client, "/players")

@@ -118,13 +118,13 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
     figures = roster.player_stats(player, season.shown)
     others = stored.anyone_else(player)
     shown = season.shown
+    rated_in = None if shown.all_time else shown.key  # the season ratings were rated in
     return render_template(
         "players/player.html", player=player, stats=figures, form=form, error=error,
         chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(player, figures, season.asked), merge_candidates=others,
-        ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
-        rating_chart=_rating_chart(ratings.player_steps(
-            player.id, None if shown.all_time else shown.key), player.name),
+        ratings=ratings.player_ratings(player.id, rated_in),
+        rating_chart=_rating_chart(ratings.player_steps(player.id, rated_in), player.name),
         rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
         records=records.player_records(player.id, days=shown.days),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200

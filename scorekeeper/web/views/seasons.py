@@ -40,8 +40,7 @@ def _days(days: seasons.Days) -> str:
 
 def _index(form: SeasonForm, errors: dict[str, str], status: int = 200):
     choice = seasons.choose(None)
-    names = seasons.named()
-    rows = [SeasonRow(key, _days(seasons.days_of(key, names)),
+    rows = [SeasonRow(key, _days(seasons.days_of(key, choice.names)),
                       url_for("seasons.season", key=key), key == choice.current)
             for key in choice.seasons]
     return render_template("seasons/index.html", rows=rows, named=named.listed(), form=form,

@@ -27,6 +27,11 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def signed(number: int) -> str:
+    """Return a change with its sign, the minus a true one: "+41", "−12", "+0"."""
+    return f"{number:+d}".replace("-", "\u2212")
+
+
 def together(names) -> str:
     """Return names as a list is said: "Ann", "Ann and Ben", "Ann, Ben and Cy"."""
     names = list(names)

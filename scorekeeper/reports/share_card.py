@@ -16,7 +16,7 @@ import resvg_py
 from flask_babel import gettext, ngettext
 
 from .. import rules, variants
-from ..words import day, needs_isolating
+from ..words import day, needs_isolating, signed
 
 FONTS = Path(__file__).with_name("fonts")
 FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
@@ -153,8 +153,7 @@ def places(totals: dict[str, int], lower_is_better: bool) -> dict[str, int]:
 def rating_line(changes) -> str:
     """Return a finished game's rating moves in a line: "Ratings: Cy +41 (an upset) · Ann −12"
     (`changes`: reports.ratings.game_changes)."""
-    moves = [f"{c.name} {c.change:+d}".replace("-", "−") + (f" ({gettext('an upset')})"
-                                                          if c.upset else "")
+    moves = [f"{c.name} {signed(c.change)}" + (f" ({gettext('an upset')})" if c.upset else "")
              for c in changes]
     return f"{gettext('Ratings:')} {' · '.join(moves)}" if moves else ""
 

@@ -15,6 +15,7 @@ from werkzeug.routing import IntegerConverter
 
 from .. import variants
 from ..extensions import compress, csrf
+from ..words import signed
 from . import bidi, faults, i18n, passcode
 from .pages import read_body
 from .security import guard
@@ -118,6 +119,7 @@ def _template_helpers(app: Flask) -> None:
     app.jinja_env.globals["homes"] = variants.homes
     app.jinja_env.filters["home"] = variants.get
     app.jinja_env.filters["variant_label"] = lambda name: variants.get(name).label
+    app.jinja_env.filters["signed"] = signed  # a rating's change: "+41", "−12"
     bidi.register(app)
 
 

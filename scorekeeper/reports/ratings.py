@@ -30,6 +30,7 @@ from datetime import date, datetime
 from openskill.models import PlackettLuce
 from sqlalchemy import and_, bindparam, delete, func, insert, select, tuple_
 
+from .. import rules
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
 from . import seasons as seasons_
@@ -265,6 +266,8 @@ def _computed(session) -> list[dict]:
 def rebuild(session=None) -> int:
     """Rate every finished game again from nothing; return how many games were rated."""
     session = session or db.session
+    for variant in sorted(rules.VARIANTS):  # a game ending meanwhile waits, then counts
+        _one_at_a_time(session, variant)
     session.execute(delete(STEP))
     rows = _computed(session)
     for start in range(0, len(rows), 5000):

@@ -10,12 +10,13 @@ import http.client
 import re
 import threading
 import urllib.parse
+from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorekeeper import rules
 from scorekeeper.db import read_game, results
-from scorekeeper.db.models import Event, Game, Player, Round
+from scorekeeper.db.models import Event, Game, Player, Round, Season
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
 from scorekeeper.reports import ratings
@@ -331,4 +332,26 @@ def test_two_phones_tapping_rematch_together_start_one_game(server):
         assert said[1].startswith("The rematch had started already")
         with app.app_context():
             assert db.session.query(Game).count() == before + 1
+            db.session.remove()
+
+
+def test_a_season_named_while_a_game_ends_leaves_every_rating_as_a_rebuild_gives(server):
+    """Naming a season rates every game again; a game ending on another phone at that moment
+    is rated once, and the same name sent from two phones at once is taken once."""
+    app, port = server
+    client = setup_client(app)
+    for trial in range(TRIALS // 2):
+        game_id = start_game(client, ["Ann", "Ben"], target=10)
+        day = date.today()
+        season = {"name": f"Cup {trial}", "first_day": day.isoformat(),
+                  "last_day": day.isoformat()}
+        answers = together(
+            port, (f"/games/{game_id}/hands/new", hand_data(["Ann", "Ben"], "Ann", {"Ben": 12})),
+            ("/seasons/", season), ("/seasons/", season))
+        assert answers[0][0] == 302, answers
+        assert sorted(status for status, _ in answers[1:]) == [302, 422], answers
+        assert "already a season" in answers[1][1] + answers[2][1]
+        with app.app_context():
+            assert ratings.check() == [], trial
+            assert db.session.scalar(select(func.count()).select_from(Season)) == trial + 1
             db.session.remove()

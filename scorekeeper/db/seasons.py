@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import Date, func, select
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
 
 from .. import rules
 from ..extensions import db
@@ -88,3 +90,20 @@ def listed() -> list[Season]:
     """Return the named seasons, the latest to begin first."""
     return list(db.session.scalars(select(Season).order_by(Season.first_day.desc(),
                                                            Season.id.desc())))
+
+
+class year_start(FunctionElement):  # noqa: N801 (an SQL function, named as one)
+    """The first day of a date's year, in SQL: lets an index find the latest day before it."""
+
+    type = Date()
+    inherit_cache = True
+
+
+@compiles(year_start, "sqlite")
+def _year_start_sqlite(element, compiler, **kw) -> str:
+    return f"substr({compiler.process(element.clauses, **kw)}, 1, 4) || '-01-01'"
+
+
+@compiles(year_start)
+def _year_start(element, compiler, **kw) -> str:
+    return f"CAST(date_trunc('year', {compiler.process(element.clauses, **kw)}) AS DATE)"

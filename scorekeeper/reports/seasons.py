@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import and_, extract, false, func, not_, or_, select
+from sqlalchemy import and_, false, func, not_, or_, select
+from sqlalchemy.orm import aliased
 
 from ..db.models import Game, Season
-from ..db.seasons import ALL, is_year
+from ..db.seasons import ALL, is_year, year_start
 from ..extensions import db
 
 ONE_DAY = timedelta(days=1)
@@ -117,15 +118,28 @@ def named(session=None) -> list[NamedSeason]:
     return [NamedSeason(*row) for row in session.execute(_NAMED).all()]
 
 
-def _latest_by_year(days):
-    """Return the statement of each year's latest day among `days` (a statement of days)."""
-    days = days.subquery()
-    year = extract("year", days.c.day)
-    return select(year, func.max(days.c.day)).group_by(year)
-
-
 _DAYS = select(Game.played_on.label("day")).group_by(Game.played_on)  # ix_game_played_on
-_YEARS = _latest_by_year(_DAYS)
+
+
+def _latest_each_year(outside=None):
+    """Return the statement of each year's latest day with a game (outside the named
+    seasons' days, when given as a function of the date column), newest first: the latest
+    day, then the latest before its year began, and so on, each found in the index on
+    `game.played_on` (a row a year read, not a row a game)."""
+    def kept(column):
+        return column.is_not(None) if outside is None else outside(column)
+
+    latest = (select(func.max(Game.played_on).label("day")).where(kept(Game.played_on))
+              .cte("latest", recursive=True))
+    earlier = aliased(Game)
+    before = (select(func.max(earlier.played_on))
+              .where(earlier.played_on < year_start(latest.c.day), kept(earlier.played_on))
+              .scalar_subquery())
+    latest = latest.union_all(select(before).where(latest.c.day.is_not(None)))
+    return select(latest.c.day).where(latest.c.day.is_not(None))
+
+
+_YEARS = _latest_each_year()
 
 
 def _as_date(day) -> date:
@@ -135,21 +149,22 @@ def _as_date(day) -> date:
 def played(names: Sequence[NamedSeason]) -> list[str]:
     """Return the seasons that hold a game, newest first, from the days games were played on
     (read from an index): a day a named season's first to last day holds is that season's
-    (worked out here, day by day: few), any other its year's (counted by the database, a
-    row a year). Games are written, and committed, by play.py before a page reads them:
-    read as the driver's rows, through the connection."""
+    (worked out here, day by day: few), any other its year's (each year's latest day found
+    in the index, a row a year). Games are written, and committed, by play.py before a page
+    reads them: read as the driver's rows, through the connection."""
     held: dict[str, date] = {}
     run = db.session.connection().execute
     years = _YEARS
     if names:
-        inside = on_days(Game.played_on, [(s.first_day, s.last_day) for s in names])
-        for day in run(_DAYS.where(inside)).scalars().all():
+        spans = [(s.first_day, s.last_day) for s in names]
+        for day in run(_DAYS.where(on_days(Game.played_on, spans))).scalars().all():
             day = _as_date(day)
             season = season_of(day, names)
             held[season] = max(held.get(season, day), day)
-        years = _latest_by_year(_DAYS.where(not_(inside)))
-    for year, day in run(years).all():
-        held[str(int(year))] = _as_date(day)
+        years = _latest_each_year(lambda column: not_(on_days(column, spans)))
+    for day in run(years).scalars().all():
+        day = _as_date(day)
+        held[str(day.year)] = day
     return sorted(held, key=lambda season: held[season], reverse=True)
 
 

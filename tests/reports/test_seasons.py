@@ -6,9 +6,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import delete
 
+from scorekeeper.db.models import Game
+from scorekeeper.extensions import db
 from scorekeeper.reports import seasons
 from scorekeeper.reports.seasons import NamedSeason, days_of, season_of
 from tests.helpers import finished
@@ -88,3 +91,24 @@ def test_the_season_shown_is_todays_else_the_newest_with_games(ctx):
         (date(2024, 1, 1), date(2024, 12, 31)),)
     assert seasons.choose("all").shown.all_time
     assert seasons.choose("2019") is None and seasons.choose("Nope") is None
+
+
+game_days = st.lists(st.dates(date(2019, 1, 1), date(2027, 12, 31)), max_size=12)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game_days, named_seasons)
+def test_the_seasons_with_games_are_those_of_the_days_played(ctx, days, named):
+    """Each year's latest day is found in the index, a year at a time, past the days named
+    seasons hold: the seasons listed are those of the days games were played on, the season
+    with the latest game first, whatever the gaps between the years."""
+    db.session.execute(delete(Game))
+    db.session.add_all(Game(variant="penalty", settings={}, played_on=day) for day in days)
+    db.session.flush()
+    latest: dict[str, date] = {}
+    for day in days:
+        key = season_of(day, named)
+        latest[key] = max(latest.get(key, day), day)
+    assert seasons.played(named) == sorted(latest, key=latest.get, reverse=True)
+    db.session.rollback()

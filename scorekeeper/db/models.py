@@ -309,6 +309,8 @@ class RatingStep(db.Model):
               "variant", "mu_after", "sigma_after"),
         # The roster: every player's latest step in a variant (the most games).
         Index("ix_rating_step_roster", "variant", "player_id", "games"),
+        # The same in a season (its page's ratings), and a player's in a season (their page).
+        Index("ix_rating_step_season", "season", "variant", "player_id", "games"),
         # A variant's steps from a game onward: what a correction recomputes.
         Index("ix_rating_step_order", "variant", "played_on", "created_at", "game_id"),
     )

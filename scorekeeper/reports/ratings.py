@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, bindparam, delete, func, insert, select, tuple_
+from sqlalchemy import bindparam, delete, func, insert, select, tuple_
 
 from .. import rules
 from ..db.models import Game, Player, RatingStep, ResultSeat
@@ -45,6 +45,7 @@ PROVISIONAL = 10  # a rating is provisional until this many games of its variant
 BASE, SCALE = 1000, 40  # the figure shown: BASE + SCALE x (mu - 3 sigma), a newcomer 1000
 
 STEP = RatingStep.__table__  # written and read as rows: no object per step in the session
+NAMED = (Player, Player.id == RatingStep.player_id)  # a step's player, for their name
 Key = tuple[date, datetime, int]  # where a game comes in the order: day, started, number
 
 
@@ -161,23 +162,41 @@ def _latest(session, variant: str, player_ids: Sequence[int] | None = None,
     """Return every player's latest step in a variant (their most games), with their name if
     `named`: of these players only, or of that season only, if asked.
 
-    Two queries: the most games of each player, counted from the roster index alone, then
-    those steps by (player, games); joined in one, SQLite would read every step of the variant.
-    """
-    most = (select(RatingStep.player_id, func.max(RatingStep.games))
-            .where(RatingStep.variant == variant).group_by(RatingStep.player_id))
+    Two queries: the most games of each player, counted from an index alone (the roster's,
+    or a season's), then those steps, each found by (player, variant, games)."""
+    most = _MOST_OF[season is not None]
     if player_ids is not None:
         most = most.where(RatingStep.player_id.in_(player_ids))
-    if season is not None:
-        most = most.where(RatingStep.season == season)
-    pairs = [tuple(row) for row in session.execute(most)]
-    if not pairs:
+    counted = session.connection().execute(most, {"variant": variant, "season": season})
+    return _steps_at(session, [(player_id, variant, games) for player_id, games in counted],
+                     named)
+
+
+_MOST = (select(RatingStep.player_id, func.max(RatingStep.games))
+         .where(RatingStep.variant == bindparam("variant")).group_by(RatingStep.player_id))
+_MOST_OF = {False: _MOST, True: _MOST.where(RatingStep.season == bindparam("season"))}
+
+
+# Steps by player, variant and games, read in the index of a player's line: built once, the
+# lists bound when it runs. Every pair of them is asked, so a few more steps than wanted may
+# come back (a player's games matching another's): `_steps_at` keeps those asked for.
+_AT = (select(*STEP.c).where(RatingStep.player_id.in_(bindparam("players", expanding=True)),
+                             RatingStep.variant.in_(bindparam("variants", expanding=True)),
+                             RatingStep.games.in_(bindparam("games", expanding=True))))
+AT = {False: _AT, True: _AT.add_columns(Player.name).join(*NAMED)}
+
+
+def _steps_at(session, keys: Sequence[tuple[int, str, int]], named: bool = False) -> list:
+    """Return the steps at these (player, variant, games), with the player's name if
+    `named`. (A join on the counts, or a list of pairs, would read every step of the
+    variant.)"""
+    if not keys:
         return []
-    query = select(*STEP.c).where(RatingStep.variant == variant,
-                                  tuple_(RatingStep.player_id, RatingStep.games).in_(pairs))
-    if named:
-        query = query.add_columns(Player.name).join(Player, Player.id == RatingStep.player_id)
-    return session.execute(query).all()
+    wanted = set(keys)
+    rows = session.connection().execute(AT[named], {
+        "players": sorted({key[0] for key in keys}), "variants": sorted({key[1] for key in keys}),
+        "games": sorted({key[2] for key in keys})}).all()
+    return [row for row in rows if (row.player_id, row.variant, row.games) in wanted]
 
 
 def _one_at_a_time(session, variant: str) -> None:
@@ -333,7 +352,6 @@ def _rating(row) -> Rating:
                   row.season, row.place)
 
 
-NAMED = (Player, Player.id == RatingStep.player_id)  # a step's player, for their name
 
 
 def roster(variant: str, season: str | None = None) -> list[Rating]:
@@ -344,28 +362,20 @@ def roster(variant: str, season: str | None = None) -> list[Rating]:
                   key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
 
 
-def _latest_steps(by_season: bool):
-    """Return the statement reading a player's latest step in each variant (of a season)."""
-    latest = (select(RatingStep.variant, func.max(RatingStep.games).label("games"))
-              .where(RatingStep.player_id == bindparam("player")))
-    if by_season:
-        latest = latest.where(RatingStep.season == bindparam("season"))
-    latest = latest.group_by(RatingStep.variant).subquery()
-    return (select(*STEP.c, Player.name).join(*NAMED)
-            .join(latest, and_(RatingStep.variant == latest.c.variant,
-                               RatingStep.games == latest.c.games))
-            .where(RatingStep.player_id == bindparam("player")))
-
-
-_LATEST = {False: _latest_steps(False), True: _latest_steps(True)}  # built once: every
-# player's page asks
+# A player's most games in each variant (of a season), from an index alone: built once,
+# every player's page asks.
+_MOST = (select(RatingStep.variant, func.max(RatingStep.games))
+         .where(RatingStep.player_id == bindparam("player")).group_by(RatingStep.variant))
+MOST = {False: _MOST, True: _MOST.where(RatingStep.season == bindparam("season"))}
 
 
 def player_ratings(player_id: int, season: str | None = None) -> dict[str, Rating]:
-    """Return a player's latest rating in each variant they finished a game of (one query,
-    however many variants); with `season`, as it stood after their last game of it."""
-    rows = db.session.connection().execute(
-        _LATEST[season is not None], {"player": player_id, "season": season}).all()
+    """Return a player's latest rating in each variant they finished a game of; with
+    `season`, as it stood after their last game of it."""
+    most = db.session.connection().execute(
+        MOST[season is not None], {"player": player_id, "season": season}).all()
+    rows = _steps_at(db.session, [(player_id, variant, games) for variant, games in most],
+                     named=True)
     return dict(sorted((row.variant, _rating(row)) for row in rows))
 
 

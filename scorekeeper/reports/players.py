@@ -125,10 +125,11 @@ def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], .
 # player's id is bound when they run.
 PLAYER = bindparam("player")
 _WINS = func.sum(case((ResultSeat.won, 1), else_=0))
-# Counted by won or not, as the indexes hold them, in their order: no sum to work out per
-# row (the roster's counts run over every finished seat).
-RECORDS = (select(ResultSeat.player_id, ResultSeat.won, func.count())
-           .where(ResultSeat.over.is_(True)).group_by(ResultSeat.player_id, ResultSeat.won))
+# Counted by over and won or not, as the indexes hold them, in their order: no sum to work
+# out per row; the unfinished games are left out when read. (Not asked for by `over`: a
+# season's seats are then found by their games, not among every finished seat.)
+RECORDS = (select(ResultSeat.over, ResultSeat.player_id, ResultSeat.won, func.count())
+           .group_by(ResultSeat.over, ResultSeat.player_id, ResultSeat.won))
 BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.count())
               .where(ResultSeat.player_id == PLAYER)
               .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
@@ -200,7 +201,9 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
     in a season or for all time."""
     counted: dict[int, list[int]] = {}  # player: [played, wins]
     query = RECORDS if shown.days is None else _of_season(shown.days)[4]
-    for player, won, games in db.session.connection().execute(query).all():
+    for over, player, won, games in db.session.connection().execute(query).all():
+        if not over:
+            continue
         counts = counted.setdefault(player, [0, 0])
         counts[0] += games
         if won:

@@ -172,9 +172,11 @@ def _latest(session, variant: str, player_ids: Sequence[int] | None = None,
                      named)
 
 
-_MOST = (select(RatingStep.player_id, func.max(RatingStep.games))
-         .where(RatingStep.variant == bindparam("variant")).group_by(RatingStep.player_id))
-_MOST_OF = {False: _MOST, True: _MOST.where(RatingStep.season == bindparam("season"))}
+# Each player's most games of a variant (of a season): built once, the variant bound.
+_EACH_MOST = (select(RatingStep.player_id, func.max(RatingStep.games))
+              .where(RatingStep.variant == bindparam("variant"))
+              .group_by(RatingStep.player_id))
+_MOST_OF = {False: _EACH_MOST, True: _EACH_MOST.where(RatingStep.season == bindparam("season"))}
 
 
 # Steps by player, variant and games, read in the index of a player's line: built once, the

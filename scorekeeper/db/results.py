@@ -65,15 +65,16 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
           outcome: rules.GameResult | Exception, session=None,
-          when: tuple[date, datetime] | None = None) -> None:
+          when: tuple[date, datetime] | None = None, new: bool = False) -> None:
     """Write one game's cache rows in place of its old ones (not committed); `when` is the
-    game's day and start, read here if not given."""
+    game's day and start, read here if not given; `new`: the game was just added, so it
+    has none to delete (a restore adds thousands)."""
     session = session or db.session
     if when is None:
         when = tuple(session.execute(select(Game.played_on, Game.created_at)
                                      .where(Game.id == game_id)).one())
     game, *parts = _rows(game_id, core, player_ids, outcome, when)
-    for model in CACHE:
+    for model in () if new else CACHE:
         session.execute(delete(model).where(model.game_id == game_id))
     session.execute(GameResult.__table__.insert(), [game])
     for model, rows in zip(PARTS, parts):

@@ -102,7 +102,8 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
     """Store a checked game whole: seats, rounds with their events, the hand in progress,
     and its cached result (`result` when the caller has played it already); return its id.
 
-    Written with a few statements of many rows each (no object per row): a restore adds
+    Written with a few statements of many rows each, as table rows (no object per row, nor
+    the ORM's bulk path: a statement costs several times more through it): a restore adds
     thousands of games this way, and reads `highest_deleted()` once for all of them
     (`deleted`; True: read it here).
     """
@@ -113,7 +114,7 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
         db.session.flush()  # a night just made: its id
     session = db.session
     number = _new_game_id(highest_deleted() if deleted is True else deleted)
-    game_id = session.execute(insert(Game).returning(Game.id), [{
+    game_id = session.execute(insert(Game.__table__).returning(Game.__table__.c.id), [{
         **number, "variant": core.variant, "settings": dict(core.settings),
         "ended": core.ended,
         "first_dealer_seat": core.players.index(core.first_dealer) if core.players else 0,
@@ -121,11 +122,12 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
         "created_at": created,
         # The last change the game knows of; "recent games" lists go by it.
         "updated_at": max([created, *times])}]).scalar_one()
-    session.execute(insert(Seat), [{"game_id": game_id, "seat": i, "player_id": p.id}
+    session.execute(insert(Seat.__table__), [{"game_id": game_id, "seat": i, "player_id": p.id}
                                    for i, p in enumerate(players)])
     if core.rounds:
         round_ids = session.execute(
-            insert(Round).returning(Round.id, sort_by_parameter_order=True),
+            insert(Round.__table__).returning(Round.__table__.c.id,
+                                              sort_by_parameter_order=True),
             [{"game_id": game_id, "number": number, "created_at": at, "updated_at": at,
               "went_out_id": ids[rnd.went_out] if rnd.went_out else None,
               "corners": [ids[name] if name else None for name in rnd.corners] or None,
@@ -137,16 +139,17 @@ def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, ni
                  for round_id, rnd in zip(round_ids, core.rounds)
                  for name, hand in rnd.hands.items() if name != rnd.went_out or hand.cards]
         if hands:
-            session.execute(insert(HandEntry), hands)
+            session.execute(insert(HandEntry.__table__), hands)
     events = [{"game_id": game_id, "hand_number": number, "seq": seq,
                "player_id": ids[e.player], "kind": e.kind}
               for number, happened in enumerate([*(r.events for r in core.rounds), waiting],
                                                 start=1)
               for seq, e in enumerate(happened)]
     if events:
-        session.execute(insert(Event), events)
+        session.execute(insert(Event.__table__), events)
     results.store(game_id, core, [p.id for p in players],
-                  _outcome(core) if result is None else result, when=(played_on, created))
+                  _outcome(core) if result is None else result, when=(played_on, created),
+                  new=True)
     return game_id
 
 

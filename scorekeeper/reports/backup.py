@@ -277,7 +277,7 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
              recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
                           for i, when in enumerate(recorded)],
              waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
-             deleted=deleted)
+             result=parsed.result, deleted=deleted)
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:

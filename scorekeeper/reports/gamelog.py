@@ -28,6 +28,7 @@ class Parsed:
 
     game: rules.Game
     played_on: date | None
+    result: rules.GameResult | None = None  # the game played through the rules, if checked
 
 
 def _tidy(name: str) -> str:
@@ -152,9 +153,7 @@ def parse(doc: Any, check: bool = True) -> Parsed:
         except RuleError as error:
             raise error.at_round(number)
     game = rules.Game(variant.name, tuple(names), first_dealer, settings, tuple(rounds), ended)
-    if check:
-        variant.play(game)
-    return Parsed(game, played_on)
+    return Parsed(game, played_on, variant.play(game) if check else None)
 
 
 def _seated(game: rules.Game, values: dict[str, Any]) -> dict[str, Any]:

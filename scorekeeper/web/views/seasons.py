@@ -111,7 +111,7 @@ def season(key: str):
     standings = sorted(
         (Standing(player_id, name, record[player_id].played, record[player_id].wins,
                   round(100 * record[player_id].win_rate))
-         for player_id, name in stored.roster(shown.games()) if player_id in record),
+         for player_id, name in stored.roster() if player_id in record),  # all: few
         key=lambda s: (-s.wins, -s.rate, s.name.casefold()))
     ladders = [(home.name, ratings.roster(home.name, season=shown.key)[:TOP])
                for home in variants.homes()]

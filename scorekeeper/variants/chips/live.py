@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask_babel import gettext, ngettext
@@ -118,19 +119,25 @@ def pot_so_far(game, number: int, after: rules.GameResult | None = None
 def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
     """Return each played hand as the table tells it: who paid what for what, who took the pot."""
     told = []
+    words = _words()  # each payment's words looked up once for the page, not once a hand
     for entered, rr in zip(core.rounds, result.rounds):
         flows = rr.extra["flows"]
         shares = {f["player"]: f["chips"] for f in flows if f["kind"] == "pot"}
+        paid_by: dict[str, list[dict[str, Any]]] = {}
+        for f in flows:
+            if f["kind"] != "pot":
+                paid_by.setdefault(f["player"], []).append(f)
         people = []
+        stacks, totals, busted = rr.extra["stacks"], rr.totals, rr.extra["busted"]
         for name in core.players:
-            mine = [f for f in flows if f["player"] == name and f["kind"] != "pot"]
+            mine = paid_by.get(name)
             if not mine:
                 continue
             paid = sum(f["chips"] for f in mine)
-            people.append({"name": name, "paid": paid, "got": shares.get(name, 0),
-                           "net": shares.get(name, 0) - paid, "parts": parts(mine),
-                           "stack": rr.extra["stacks"][name], "total": rr.totals[name],
-                           "busted": name in rr.extra["busted"]})
+            got = shares.get(name, 0)
+            people.append({"name": name, "paid": paid, "got": got, "net": got - paid,
+                           "parts": parts(mine, words), "stack": stacks[name],
+                           "total": totals[name], "busted": name in busted})
         # Winners in payout order: the odd chips of a split go to the first of them.
         told.append({"number": rr.number, "dealer": rr.dealer, "went_out": entered.went_out,
                      "winners": list(shares), "pot": rr.extra["pot"],
@@ -138,7 +145,19 @@ def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
     return told
 
 
-def parts(flows: list[dict[str, Any]]) -> str:
+def _words() -> Callable[[str, int], str]:
+    """Return flow_word, each kind and count looked up in the catalogue once."""
+    known: dict[tuple[str, int], str] = {}
+
+    def word(kind: str, times: int) -> str:
+        said = known.get((kind, times))
+        if said is None:
+            said = known[(kind, times)] = flow_word(kind, times)
+        return said
+    return word
+
+
+def parts(flows: list[dict[str, Any]], words: Callable[[str, int], str] = flow_word) -> str:
     """Return one player's payments in a hand in words, e.g. "ante 1 · 2 passes 2 · cards 3"."""
     grouped: dict[str, list[int]] = {}
     for flow in flows:
@@ -146,12 +165,12 @@ def parts(flows: list[dict[str, Any]]) -> str:
         totals[0] += 1
         totals[1] += flow["chips"]
         totals[2] += flow["owed"]
-    words = []
+    said = []
     for kind, (times, chips, owed) in grouped.items():
-        said = flow_word(kind, times)
+        what = words(kind, times)
         if chips < owed:
-            words.append(gettext("%(what)s %(chips)s of %(owed)s", what=said, chips=chips,
-                                 owed=owed))
+            said.append(gettext("%(what)s %(chips)s of %(owed)s", what=what, chips=chips,
+                                owed=owed))
         else:
-            words.append(f"{said} {chips}")
-    return " · ".join(words)
+            said.append(f"{what} {chips}")
+    return " · ".join(said)

@@ -186,7 +186,7 @@ class CoronationHome(Home):
         return gettext("%(won)s: the match ends, %(win)s.", won=won, win=winners_win(after))
 
     # -- the scoreboard ---------------------------------------------------------------
-    def scoreboard(self, game) -> dict[str, Any]:
+    def scoreboard(self, game, page) -> dict[str, Any]:
         """Return deals won face to face and every deal's points and class."""
         result = game.result
         top, second = result.ranking

@@ -41,7 +41,9 @@ def told(stories: Sequence[Mapping[str, Any]], page: Page, reset: bool,
     """Return the hands (`live.stories`) as the hand by hand shows them; `reset`: the chips
     are re-split every hand, and a total is a score in `unit` ("pts"), not a stack."""
     say = get_translations()
-    word = {key: Markup(say.ugettext(text)) for key, text in WORDS.items()}
+    # A sentence is markup, as a template's _() takes it; what goes into it is a number or
+    # a name already written as HTML, so it is filled in as text and kept as markup once.
+    word = {key: say.ugettext(text) for key, text in WORDS.items()}
     stalemate, out = word["stalemate"] % {}, word["out"] % {}
     busted = f' <span class="badge out-badge">{out}</span>'
     units: dict[int, str] = {}  # each total's unit, looked up once
@@ -51,15 +53,15 @@ def told(stories: Sequence[Mapping[str, Any]], page: Page, reset: bool,
         number, winners = story["number"], story["winners"]
         went = (word["went_out"] % {"name": names[story["went_out"]]} if story["went_out"]
                 else stalemate)
-        said = Markup(f'<b>{word["hand"] % {"number": number}}</b> · '
-                      f'{word["dealt"] % {"name": names[story["dealer"]]}} ·\n          {went}')
+        said = (f'<b>{word["hand"] % {"number": number}}</b> · '
+                f'{word["dealt"] % {"name": names[story["dealer"]]}} ·\n          {went}')
         if len(winners) == 1:
             took = word["takes"] % {"name": names[winners[0]], "num": story["pot"]}
         else:
             shares = story["shares"]
-            took = word["split"] % {"names": escape(" & ").join(names[w] for w in winners),
-                                    "num": story["pot"]} + Markup(
-                "\n          " + ", ".join(f"{names[w]} {shares[w]}" for w in winners))
+            took = (word["split"] % {"names": " &amp; ".join(names[w] for w in winners),
+                                     "num": story["pot"]}
+                    + "\n          " + ", ".join(f"{names[w]} {shares[w]}" for w in winners))
         lines = []
         for p in story["people"]:
             got = p["got"]
@@ -80,6 +82,7 @@ def told(stories: Sequence[Mapping[str, Any]], page: Page, reset: bool,
                 f'\n          <span class="after">{after}{busted if p["busted"] else ""}</span>'
                 f'\n          <span class="parts">{escape(p["parts"])}{took_here}</span>'
                 "\n        </li>")
-        hands.append(Told(number, page.edit(number), said, word["edit"] % {"number": number}, took,
+        hands.append(Told(number, page.edit(number), Markup(said),
+                          Markup(word["edit"] % {"number": number}), Markup(took),
                           Markup("".join(lines))))
     return hands

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import get_translations
 from markupsafe import Markup, escape
@@ -30,6 +31,32 @@ class Page:
     def edit(self, number: int) -> str:
         """Return the link that corrects round `number`."""
         return f"{self.edit_before}{number}{self.edit_after}"
+
+
+def standing_lines(standings: Sequence[Mapping[str, Any]], page: Page, *,
+                   name_apart: bool = True, every_note: bool = False) -> Markup:
+    """Return the standings (`Home.standings`), a line each: place, name (its badges: leads,
+    winner, out), total and how they stand. `name_apart` puts the name in a span of its own;
+    `every_note` writes the note's place even when it says nothing."""
+    say = get_translations()
+    leads, winner, out = (say.ugettext(word) % {} for word in ("leads", "winner", "out"))
+    lines = []
+    for row in standings:
+        name = row["name"]
+        who = f'<span class="name">{page.names[name]}</span>' if name_apart else page.names[name]
+        badges = ((f' <span class="badge">{leads}</span>' if row["lead"] else "")
+                  + (f' <span class="badge gold">{winner}</span>' if row["won"] else "")
+                  + (f' <span class="badge out-badge">{out}</span>' if row["out"] else ""))
+        note = (f'\n      <span class="togo">{escape(row["note"])}</span>'
+                if row["note"] or every_note else "")
+        kind = (("lead" if row["lead"] else "") + (" won" if row["won"] else "")
+                + (" is-out" if row["out"] else ""))
+        lines.append(
+            f'\n    <li class="{kind}" data-name="{escape(name)}">'
+            f'\n      <span class="place">{row["place"]}</span>'
+            f'\n      <span class="who">{who}{badges}</span>'
+            f'\n      <span class="total">{escape(row["total"])}</span>{note}\n    </li>')
+    return Markup("".join(lines))
 
 
 def hand_rows(players: Sequence[str], rounds: Sequence[rules.RoundResult], word: str,

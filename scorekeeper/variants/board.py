@@ -83,14 +83,17 @@ def _cells(players: Sequence[str], done: rules.RoundResult) -> str:
     """Return a round's cells, a line each: ★ for a winner of the round, else its score, then
     the running total."""
     winners, scores, totals = done.hand_winners, done.scores, done.totals
-    return "".join(
-        '\n        <td class="won"><span class="score">★</span> <span class="running">'
-        f'{_shown(totals.get(name, ""))}</span></td>' if name in winners else
-        f'\n        <td><span class="score">{_shown(scores.get(name, ""))}</span> '
-        f'<span class="running">{_shown(totals.get(name, ""))}</span></td>'
-        for name in players)
+    cells = []
+    for name in players:
+        total = _shown(totals.get(name, ""))
+        cells.append(
+            f'\n        <td class="won"><span class="score">★</span> <span class="running">'
+            f'{total}</span></td>' if name in winners else
+            f'\n        <td><span class="score">{_shown(scores.get(name, ""))}</span> '
+            f'<span class="running">{total}</span></td>')
+    return "".join(cells)
 
 
-def _shown(value) -> str:
-    """Return a cell's value as HTML: a number as it is written (nothing in it to escape)."""
-    return str(value) if type(value) is int else escape(value)
+def _shown(value) -> object:
+    """Return a cell's value as HTML: a number as it is (nothing in it to escape)."""
+    return value if type(value) is int else escape(value)

@@ -1,5 +1,5 @@
 """What the views share: reading a change's body first, the expired and confirm pages, a game
-read for a page, and its board drawn once per state."""
+read for a page, and what its pages show of it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
 from flask_babel import gettext
-from markupsafe import Markup
 from werkzeug.exceptions import BadRequest
 
 from .. import variants
@@ -106,15 +105,14 @@ def board_page(game: Loaded, watching: bool = False) -> variants.Page:
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
-    """Return what every page of one game shows: its variant's view-model, banner, and the
-    board (standings, hand by hand) and chart."""
+    """Return what every page of one game shows: its variant's view-model and the page its
+    board is drawn for (the board, standings and hand by hand, is the variant's template,
+    included by the page), the banner's line, the hand in progress and the chart."""
     home = variants.get(game.variant)
     page = board_page(game, watching)
-    board = Markup(render_template(
-        home.template("scoreboard"), game=game, home=home, result=game.result,
-        vm=home.scoreboard(game, page), watching=watching, page=page))
-    return {"game": game, "home": home, "result": game.result, "board": board,
-            "live": home.live(game), "banner_note": home.banner_note(game),
+    return {"game": game, "home": home, "result": game.result, "page": page,
+            "vm": home.scoreboard(game, page), "live": home.live(game),
+            "banner_note": home.banner_note(game),
             "chart": charts.game_chart(game.core, game.result),
             "chart_title": charts.game_chart_title(game.core), "watching": watching}
 

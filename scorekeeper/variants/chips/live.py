@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask_babel import gettext, ngettext
@@ -117,26 +116,44 @@ def pot_so_far(game, number: int, after: rules.GameResult | None = None
 
 
 def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
-    """Return each played hand as the table tells it: who paid what for what, who took the pot."""
+    """Return each played hand as the table tells it: who paid what for what, who took the pot.
+
+    Each hand's payments are gone through once, summed by player and kind as they come, and
+    each kind's words are looked up once for the page, not once a line.
+    """
     told = []
-    words = _words()  # each payment's words looked up once for the page, not once a hand
+    known: dict[tuple[str, int], str] = {}
     for entered, rr in zip(core.rounds, result.rounds):
-        flows = rr.extra["flows"]
-        shares = {f["player"]: f["chips"] for f in flows if f["kind"] == "pot"}
-        paid_by: dict[str, list[dict[str, Any]]] = {}
-        for f in flows:
-            if f["kind"] != "pot":
-                paid_by.setdefault(f["player"], []).append(f)
+        shares: dict[str, int] = {}
+        paid_by: dict[str, dict[str, list[int]]] = {}  # player: kind: [times, chips, owed]
+        for flow in rr.extra["flows"]:
+            player, kind, chips = flow["player"], flow["kind"], flow["chips"]
+            if kind == "pot":
+                shares[player] = chips
+                continue
+            kinds = paid_by.setdefault(player, {})
+            summed = kinds.get(kind)
+            if summed is None:
+                kinds[kind] = [1, chips, flow["owed"]]
+            else:
+                summed[0] += 1
+                summed[1] += chips
+                summed[2] += flow["owed"]
         people = []
         stacks, totals, busted = rr.extra["stacks"], rr.totals, rr.extra["busted"]
         for name in core.players:
-            mine = paid_by.get(name)
-            if not mine:
+            kinds = paid_by.get(name)
+            if not kinds:
                 continue
-            paid = sum(f["chips"] for f in mine)
-            got = shares.get(name, 0)
+            said = []
+            for kind, (times, chips, owed) in kinds.items():
+                what = known.get((kind, times))
+                if what is None:
+                    what = known[(kind, times)] = flow_word(kind, times)
+                said.append(_paid(what, chips, owed))
+            paid, got = sum(chips for _, chips, _ in kinds.values()), shares.get(name, 0)
             people.append({"name": name, "paid": paid, "got": got, "net": got - paid,
-                           "parts": parts(mine, words), "stack": stacks[name],
+                           "parts": " · ".join(said), "stack": stacks[name],
                            "total": totals[name], "busted": name in busted})
         # Winners in payout order: the odd chips of a split go to the first of them.
         told.append({"number": rr.number, "dealer": rr.dealer, "went_out": entered.went_out,
@@ -145,32 +162,8 @@ def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
     return told
 
 
-def _words() -> Callable[[str, int], str]:
-    """Return flow_word, each kind and count looked up in the catalogue once."""
-    known: dict[tuple[str, int], str] = {}
-
-    def word(kind: str, times: int) -> str:
-        said = known.get((kind, times))
-        if said is None:
-            said = known[(kind, times)] = flow_word(kind, times)
-        return said
-    return word
-
-
-def parts(flows: list[dict[str, Any]], words: Callable[[str, int], str] = flow_word) -> str:
-    """Return one player's payments in a hand in words, e.g. "ante 1 · 2 passes 2 · cards 3"."""
-    grouped: dict[str, list[int]] = {}
-    for flow in flows:
-        totals = grouped.setdefault(flow["kind"], [0, 0, 0])
-        totals[0] += 1
-        totals[1] += flow["chips"]
-        totals[2] += flow["owed"]
-    said = []
-    for kind, (times, chips, owed) in grouped.items():
-        what = words(kind, times)
-        if chips < owed:
-            said.append(gettext("%(what)s %(chips)s of %(owed)s", what=what, chips=chips,
-                                owed=owed))
-        else:
-            said.append(f"{what} {chips}")
-    return " · ".join(said)
+def _paid(what: str, chips: int, owed: int) -> str:
+    """Return one kind of payment in words: "2 passes 2", or "cards 1 of 3" when short."""
+    if chips < owed:
+        return gettext("%(what)s %(chips)s of %(owed)s", what=what, chips=chips, owed=owed)
+    return f"{what} {chips}"

@@ -223,12 +223,12 @@ class ChipsHome(CardsHome):
         else:
             note = gettext("%(num)s chips in play, %(each)s each at the start; a player with "
                            "no chips left is out.", num=in_play, each=each)
-        told = board.told(live.stories(game.core, result), page, reset,
+        told = board.told(game.core, result, page, reset,
                           lambda count: self.unit(settings, count))
         standings = standing_lines(self.standings(game), page, name_apart=False,
                                    every_note=True)
         return {"standings": standings, "heading": heading, "note": note,
-                "reset": reset, "stories": told[::-1]}
+                "reset": reset, "stories": told}
 
     def live(self, game) -> dict[str, Any] | None:
         """Return the live pot of the hand in progress."""

@@ -1,4 +1,4 @@
-"""The chip pot's hand in progress and its hands told as the table tells them."""
+"""The chip pot's hand in progress, and its payments in words."""
 
 from __future__ import annotations
 
@@ -115,54 +115,7 @@ def pot_so_far(game, number: int, after: rules.GameResult | None = None
             "events": [f for f in live["flows"] if f["kind"] != "ante"]}
 
 
-def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
-    """Return each played hand as the table tells it: who paid what for what, who took the pot.
-
-    Each hand's payments are gone through once, summed by player and kind as they come, and
-    each kind's words are looked up once for the page, not once a line.
-    """
-    told = []
-    known: dict[tuple[str, int], str] = {}
-    for entered, rr in zip(core.rounds, result.rounds):
-        shares: dict[str, int] = {}
-        paid_by: dict[str, dict[str, list[int]]] = {}  # player: kind: [times, chips, owed]
-        for flow in rr.extra["flows"]:
-            player, kind, chips = flow["player"], flow["kind"], flow["chips"]
-            if kind == "pot":
-                shares[player] = chips
-                continue
-            kinds = paid_by.setdefault(player, {})
-            summed = kinds.get(kind)
-            if summed is None:
-                kinds[kind] = [1, chips, flow["owed"]]
-            else:
-                summed[0] += 1
-                summed[1] += chips
-                summed[2] += flow["owed"]
-        people = []
-        stacks, totals, busted = rr.extra["stacks"], rr.totals, rr.extra["busted"]
-        for name in core.players:
-            kinds = paid_by.get(name)
-            if not kinds:
-                continue
-            said = []
-            for kind, (times, chips, owed) in kinds.items():
-                what = known.get((kind, times))
-                if what is None:
-                    what = known[(kind, times)] = flow_word(kind, times)
-                said.append(_paid(what, chips, owed))
-            paid, got = sum(chips for _, chips, _ in kinds.values()), shares.get(name, 0)
-            people.append({"name": name, "paid": paid, "got": got, "net": got - paid,
-                           "parts": " · ".join(said), "stack": stacks[name],
-                           "total": totals[name], "busted": name in busted})
-        # Winners in payout order: the odd chips of a split go to the first of them.
-        told.append({"number": rr.number, "dealer": rr.dealer, "went_out": entered.went_out,
-                     "winners": list(shares), "pot": rr.extra["pot"],
-                     "shares": shares, "people": people})
-    return told
-
-
-def _paid(what: str, chips: int, owed: int) -> str:
+def paid(what: str, chips: int, owed: int) -> str:
     """Return one kind of payment in words: "2 passes 2", or "cards 1 of 3" when short."""
     if chips < owed:
         return gettext("%(what)s %(chips)s of %(owed)s", what=what, chips=chips, owed=owed)

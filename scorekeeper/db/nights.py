@@ -11,7 +11,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from functools import cache
 
-from sqlalchemy import bindparam, case, extract, func, or_, select
+from sqlalchemy import bindparam, case, extract, func, or_, select, union_all
 
 from .. import rules
 from ..extensions import db
@@ -164,6 +164,35 @@ def _neighbours(*columns):
         Night.started_at < started, (Night.started_at == started) & (Night.id < night_id)))
         .order_by(Night.started_at.desc(), Night.id.desc()).limit(limit))
     return newer, older
+
+
+@cache
+def _whereabouts():
+    """Return the statements a game's page reads its night with (built once): the night with
+    its games and how many of them come no later than the game; and the nights either side
+    of it (where the game may move), each with its games, newest first."""
+    def games(up_to=None):
+        held = select(func.count(Game.id)).where(Game.night_id == Night.id)
+        return (held if up_to is None else held.where(Game.id <= up_to)).scalar_subquery()
+
+    night = select(*ROW, games(), games(bindparam("game"))).where(Night.id == bindparam("id"))
+    newer, older = _neighbours(*ROW, games())
+    either = union_all(select(newer.subquery()), select(older.subquery())).subquery()
+    return night, select(either).order_by(either.c.started_at.desc(), either.c.id.desc())
+
+
+def night_of(night_id: int, game_id: int):
+    """Return a night as plain columns (ROW) with how many games it holds and how many of
+    them come no later than `game_id` (which game of its night that one is), or None."""
+    return db.session.connection().execute(
+        _whereabouts()[0], {"id": night_id, "game": game_id}).first()
+
+
+def neighbours_counted(night, each_side: int = 3) -> list:
+    """Return `neighbours` of a night (a ROW) as plain columns (ROW) with how many games
+    each holds, newest first, in one statement."""
+    at = {"started": night.started_at, "id": night.id, "each_side": each_side}
+    return db.session.connection().execute(_whereabouts()[1], at).all()
 
 
 # Built once: the nights and the game are bound when it runs.

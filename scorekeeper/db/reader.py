@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
@@ -164,28 +164,36 @@ def _consistent_batch(session, ids: list[int], recorded: bool) -> dict[int, Load
     return batch
 
 
-# The reader's statements, built once; the ids of a batch are bound when they run.
+# The reader's statements, built once: for a batch, the ids are bound when they run; for
+# one game (a page), its id is compared, with no list to expand into the statement each time.
 _IDS = bindparam("ids", expanding=True)
-GAMES = select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat, Game.played_on,
-               Game.ended, Game.night_id, Game.created_at, Game.updated_at,
-               Game.version).where(Game.id.in_(_IDS))
-SEATS = (select(Seat.game_id, Seat.player_id, Player.name).join(Player)
-         .where(Seat.game_id.in_(_IDS)).order_by(Seat.game_id, Seat.seat))
-HANDS = (select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
-                HandEntry.kings).join(Round).where(Round.game_id.in_(_IDS))
-         .order_by(HandEntry.id))
-EVENTS = (select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
-          .where(Event.game_id.in_(_IDS)).order_by(Event.game_id, Event.hand_number, Event.seq))
+_ONE = bindparam("game")
 
 
-def _rounds(when) -> Select:
-    """Return the statement reading rounds, with when each was recorded or without."""
-    return (select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
-                   Round.dragon_id, when)
-            .where(Round.game_id.in_(_IDS)).order_by(Round.game_id, Round.number))
+def _statements(picked: Callable[[Any], Any]) -> dict[str, Select]:
+    """Return the reader's statements for the games `picked(a game id column)` picks."""
+    def rounds(when) -> Select:
+        return (select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
+                       Round.dragon_id, when)
+                .where(picked(Round.game_id)).order_by(Round.game_id, Round.number))
+
+    return {
+        "games": select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat,
+                        Game.played_on, Game.ended, Game.night_id, Game.created_at,
+                        Game.updated_at, Game.version).where(picked(Game.id)),
+        "seats": (select(Seat.game_id, Seat.player_id, Player.name).join(Player)
+                  .where(picked(Seat.game_id)).order_by(Seat.game_id, Seat.seat)),
+        "hands": (select(HandEntry.round_id, Round.game_id, HandEntry.player_id,
+                         HandEntry.cards, HandEntry.kings).join(Round)
+                  .where(picked(Round.game_id)).order_by(HandEntry.id)),
+        "events": (select(Event.id, Event.game_id, Event.hand_number, Event.player_id,
+                          Event.kind).where(picked(Event.game_id))
+                   .order_by(Event.game_id, Event.hand_number, Event.seq)),
+        "rounds": rounds(null()), "rounds recorded": rounds(Round.created_at)}
 
 
-ROUNDS, ROUNDS_RECORDED = _rounds(null()), _rounds(Round.created_at)
+MANY = _statements(lambda column: column.in_(_IDS))
+ONE = _statements(lambda column: column == _ONE)
 
 
 def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
@@ -194,10 +202,10 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
         return {}
     # Plain Core rows: the ORM's loading layer adds nothing to column tuples but time.
     session = session.connection()
-    bound = {"ids": ids}
-    games = session.execute(GAMES, bound).all()
+    read, bound = (ONE, {"game": ids[0]}) if len(ids) == 1 else (MANY, {"ids": ids})
+    games = session.execute(read["games"], bound).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in session.execute(SEATS, bound).all():
+    for game_id, player_id, name in session.execute(read["seats"], bound).all():
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
     # Rows fetched whole (.all()): a row at a time costs more than the rest of the reading.
@@ -205,7 +213,7 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     # A hand is a frozen value: one of each (cards, kings) serves every round that held it.
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
     same: dict[tuple[int, int], rules.Hand] = {}
-    held = session.execute(HANDS, bound)
+    held = session.execute(read["hands"], bound)
     try:
         held_rows = held.cursor.fetchall()
     finally:
@@ -216,11 +224,17 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
             hand = same[(cards, kings)] = rules.Hand(cards, kings)
         hands[round_id][names[game_id][player_id]] = hand
     events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
-    for event_id, game_id, number, player_id, kind in session.execute(EVENTS, bound).all():
-        events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
+    # One game whose variant records no events in its hands (one no longer known may) has
+    # none to read: its page runs no statement for them. A batch always reads them, so that
+    # a page of many games costs the same statements whatever games they are.
+    if read is MANY or any(getattr(rules.VARIANTS.get(row.variant), "records_events", True)
+                           for row in games):
+        for event_id, game_id, number, player_id, kind in session.execute(
+                read["events"], bound).all():
+            events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
     for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
-            ROUNDS_RECORDED if recorded else ROUNDS, bound).all():
+            read["rounds recorded" if recorded else "rounds"], bound).all():
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),

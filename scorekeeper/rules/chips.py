@@ -122,6 +122,7 @@ class Chips(Variant):
 
     name = "chips"
     label = N_("Chip pot")
+    records_events = True  # passes, kings held and missed draws, tapped during a hand
     blurb = N_("Everyone antes; passes and cards left pay into the pot, and the hand's "
                "winner takes it. Most chips win.")
     settings = SETTINGS

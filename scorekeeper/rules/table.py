@@ -80,6 +80,7 @@ class Variant:
     min_players = 2
     max_players = 6
     lower_is_better = False
+    records_events = False  # its hands hold events tapped during them (see live())
     settings: tuple = ()
     presets: Mapping[str, Mapping[str, Any]] = {}
     # Its home on the web side (scorekeeper.variants), set there when the home registers:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import rules
 from .base import Entry, Errors, FactLine, Home, RecordLine
+from .board import Page
 
 
 def register(home: Home) -> Home:
@@ -53,5 +54,5 @@ from .penalty import HOME as _PENALTY  # noqa: E402
 for _home in (_PENALTY, _CHIPS, _CORONATION):
     register(_home)
 
-__all__ = ["Entry", "Errors", "FactLine", "Home", "RecordLine", "fact_lines", "get", "homes",
-           "known", "register"]
+__all__ = ["Entry", "Errors", "FactLine", "Home", "Page", "RecordLine", "fact_lines", "get",
+           "homes", "known", "register"]

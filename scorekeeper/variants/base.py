@@ -11,6 +11,7 @@ from flask_babel import gettext, ngettext, npgettext
 
 from .. import rules
 from ..words import N_
+from .board import Page, hand_rows, standing_lines
 
 STALEMATE = "stalemate"
 NOBODY = "none"
@@ -286,9 +287,11 @@ class Home:
         """Return what is said beside a player's total, e.g. "5 to go"."""
         return ""
 
-    def scoreboard(self, game) -> dict[str, Any]:
-        """Return what this variant's part of the scoreboard shows."""
-        return {"standings": self.standings(game)}
+    def scoreboard(self, game, page: Page) -> dict[str, Any]:
+        """Return what this variant's part of the scoreboard shows: the standings, and the
+        shared hand-by-hand table's rows (`page`: what the page gives the board)."""
+        return {"standings": standing_lines(self.standings(game), page),
+                "hands": hand_rows(game.players, game.result.rounds, self.word(), page)}
 
     def banner_note(self, game) -> tuple[str, str] | None:
         """Return a line for the winner's banner and its data value, if the variant has one."""

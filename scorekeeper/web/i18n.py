@@ -104,9 +104,19 @@ def _page_gettext(app: Flask) -> None:
     app.jinja_env.install_gettext_callables(
         gettext=from_page("ugettext"), ngettext=from_page("ungettext"), newstyle=True,
         pgettext=from_page("upgettext"), npgettext=from_page("unpgettext"))
-    # Jinja's own _() looks "gettext" up again and calls it through the context once more;
-    # a page says _() dozens of times, so _ is the same callable as gettext itself.
-    app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"]
+
+    # A page says _() dozens of times. Jinja's newstyle gettext calls the catalogue's through
+    # the context a second time and formats every sentence; this one finds the catalogue
+    # itself and leaves a sentence with no % in it as it is (formatting it changes nothing).
+    @pass_context
+    def gettext(context, string: str, **variables):
+        said = (context.get("kc_translations") or get_translations()).ugettext(string)
+        if context.eval_ctx.autoescape:
+            said = Markup(said)
+        return said % variables if variables or "%" in said else said
+
+    # _ is gettext itself: Jinja's own _() looks "gettext" up and calls it once more.
+    app.jinja_env.globals.update(gettext=gettext, _=gettext)
 
 
 def compiled(folder: Path, instance: Path) -> list[str]:

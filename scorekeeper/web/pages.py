@@ -1,15 +1,13 @@
 """What the views share: reading a change's body first, the expired and confirm pages, a game
-read for a page, and its board drawn once per state."""
+read for a page, and what its pages show of it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
 from flask_babel import gettext
-from markupsafe import Markup, escape
 from werkzeug.exceptions import BadRequest
 
 from .. import variants
@@ -95,58 +93,26 @@ def game_or_404(game_id: int) -> Loaded:
     return game
 
 
-@dataclass(frozen=True)
-class HandRow:
-    """The words, link and cells of one row of the hand-by-hand table."""
-
-    dealt: str  # "Ann dealt"
-    edit: str  # "Edit hand 3"
-    href: str  # where ✎ opens it for correction
-    cells: Markup = Markup("")  # a cell per player: ★ or the hand's score, then the total
+_ANY = 2**31 - 1  # a round number no game reaches, put in a link to be replaced
 
 
-_ANY = 2**31 - 1  # a hand number no game reaches, put in a link to be replaced
-
-
-def hand_rows(game: Loaded, word: str) -> dict[int, HandRow]:
-    """Return each round's row words, link and cells, by number: the sentences are looked
-    up in the catalogue once for the page, not twice for every row, the link is built once
-    and given each number, and the cells are written here rather than by the template."""
-    dealt, edit = gettext("%(name)s dealt"), gettext("Edit %(round)s %(number)s")
+def board_page(game: Loaded, watching: bool = False) -> variants.Page:
+    """Return what a game's page gives its variant's board: each name isolated once for the
+    page, and the link that corrects a round built once and given each number."""
     before, _, after = url_for("hands.edit", game_id=game.id, number=_ANY).rpartition(str(_ANY))
-    players = game.players
-    return {r.number: HandRow(dealt % {"name": r.dealer},
-                              edit % {"round": word, "number": r.number},
-                              f"{before}{r.number}{after}", _cells(players, r))
-            for r in game.result.rounds}
-
-
-def _cells(players: tuple[str, ...], done) -> Markup:
-    """Return a round's cells as the shared hand-by-hand table shows them, a line each: ★
-    for a winner of the hand, else the hand's score, then the running total."""
-    winners, scores, totals = done.hand_winners, done.scores, done.totals
-    return Markup("".join(
-        '\n        <td class="won"><span class="score">★</span> <span class="running">'
-        f'{_shown(totals.get(name, ""))}</span></td>' if name in winners else
-        f'\n        <td><span class="score">{_shown(scores.get(name, ""))}</span> '
-        f'<span class="running">{_shown(totals.get(name, ""))}</span></td>'
-        for name in players))
-
-
-def _shown(value) -> str:
-    """Return a cell's value as HTML: a number as it is written (nothing in it to escape)."""
-    return str(value) if type(value) is int else escape(value)
+    return variants.Page({name: bidi.bdi(name) for name in game.players}, before, after,
+                         watching)
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
-    """Return what every page of one game shows: its variant's view-model, banner, and the
-    board (standings, hand by hand) and chart."""
+    """Return what every page of one game shows: its variant's view-model and the page its
+    board is drawn for (the board, standings and hand by hand, is the variant's template,
+    included by the page), the banner's line, the hand in progress and the chart."""
     home = variants.get(game.variant)
-    board = Markup(render_template(
-        home.template("scoreboard"), game=game, home=home, result=game.result,
-        vm=home.scoreboard(game), watching=watching, rows=hand_rows(game, home.word())))
-    return {"game": game, "home": home, "result": game.result, "board": board,
-            "live": home.live(game), "banner_note": home.banner_note(game),
+    page = board_page(game, watching)
+    return {"game": game, "home": home, "result": game.result, "page": page,
+            "vm": home.scoreboard(game, page), "live": home.live(game),
+            "banner_note": home.banner_note(game),
             "chart": charts.game_chart(game.core, game.result),
             "chart_title": charts.game_chart_title(game.core), "watching": watching}
 

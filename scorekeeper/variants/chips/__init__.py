@@ -13,8 +13,9 @@ from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
 from ...words import N_
 from ..base import Entry, FactLine, RecordLine, comeback, winners_win
+from ..board import Page, standing_lines
 from ..cards import KINGS, KINGS_LEFT, CardsHome
-from . import live
+from . import board, live
 
 # How a setting that differs from its set is named in the summary.
 CHANGED = {"ante": N_("ante %(num)s"), "pass_chips": N_("pass %(num)s"),
@@ -202,7 +203,7 @@ class ChipsHome(CardsHome):
             rows[0]["lead"] = False
         return rows
 
-    def scoreboard(self, game) -> dict[str, Any]:
+    def scoreboard(self, game, page: Page) -> dict[str, Any]:
         """Return the stacks or scores, the chips in play and each hand's story."""
         result, settings = game.result, game.core.settings
         played = len(result.rounds)
@@ -222,8 +223,12 @@ class ChipsHome(CardsHome):
         else:
             note = gettext("%(num)s chips in play, %(each)s each at the start; a player with "
                            "no chips left is out.", num=in_play, each=each)
-        return {**super().scoreboard(game), "heading": heading, "note": note, "reset": reset,
-                "stories": list(reversed(live.stories(game.core, result)))}
+        told = board.told(game.core, result, page, reset,
+                          lambda count: self.unit(settings, count))
+        standings = standing_lines(self.standings(game), page, name_apart=False,
+                                   every_note=True)
+        return {"standings": standings, "heading": heading, "note": note,
+                "reset": reset, "stories": told}
 
     def live(self, game) -> dict[str, Any] | None:
         """Return the live pot of the hand in progress."""

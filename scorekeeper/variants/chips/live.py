@@ -1,4 +1,4 @@
-"""The chip pot's hand in progress and its hands told as the table tells them."""
+"""The chip pot's hand in progress, and its payments in words."""
 
 from __future__ import annotations
 
@@ -115,43 +115,8 @@ def pot_so_far(game, number: int, after: rules.GameResult | None = None
             "events": [f for f in live["flows"] if f["kind"] != "ante"]}
 
 
-def stories(core: rules.Game, result: rules.GameResult) -> list[dict[str, Any]]:
-    """Return each played hand as the table tells it: who paid what for what, who took the pot."""
-    told = []
-    for entered, rr in zip(core.rounds, result.rounds):
-        flows = rr.extra["flows"]
-        shares = {f["player"]: f["chips"] for f in flows if f["kind"] == "pot"}
-        people = []
-        for name in core.players:
-            mine = [f for f in flows if f["player"] == name and f["kind"] != "pot"]
-            if not mine:
-                continue
-            paid = sum(f["chips"] for f in mine)
-            people.append({"name": name, "paid": paid, "got": shares.get(name, 0),
-                           "net": shares.get(name, 0) - paid, "parts": parts(mine),
-                           "stack": rr.extra["stacks"][name], "total": rr.totals[name],
-                           "busted": name in rr.extra["busted"]})
-        # Winners in payout order: the odd chips of a split go to the first of them.
-        told.append({"number": rr.number, "dealer": rr.dealer, "went_out": entered.went_out,
-                     "winners": list(shares), "pot": rr.extra["pot"],
-                     "shares": shares, "people": people})
-    return told
-
-
-def parts(flows: list[dict[str, Any]]) -> str:
-    """Return one player's payments in a hand in words, e.g. "ante 1 · 2 passes 2 · cards 3"."""
-    grouped: dict[str, list[int]] = {}
-    for flow in flows:
-        totals = grouped.setdefault(flow["kind"], [0, 0, 0])
-        totals[0] += 1
-        totals[1] += flow["chips"]
-        totals[2] += flow["owed"]
-    words = []
-    for kind, (times, chips, owed) in grouped.items():
-        said = flow_word(kind, times)
-        if chips < owed:
-            words.append(gettext("%(what)s %(chips)s of %(owed)s", what=said, chips=chips,
-                                 owed=owed))
-        else:
-            words.append(f"{said} {chips}")
-    return " · ".join(words)
+def paid(what: str, chips: int, owed: int) -> str:
+    """Return one kind of payment in words: "2 passes 2", or "cards 1 of 3" when short."""
+    if chips < owed:
+        return gettext("%(what)s %(chips)s of %(owed)s", what=what, chips=chips, owed=owed)
+    return f"{what} {chips}"

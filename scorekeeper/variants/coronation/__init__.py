@@ -26,6 +26,8 @@ from ..base import (
     seat_of,
     winners_win,
 )
+from ..board import Page
+from .board import deal_rows
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
 # A deal's victory class in a sentence, and heading the banner (translated where shown).
@@ -186,13 +188,14 @@ class CoronationHome(Home):
         return gettext("%(won)s: the match ends, %(win)s.", won=won, win=winners_win(after))
 
     # -- the scoreboard ---------------------------------------------------------------
-    def scoreboard(self, game) -> dict[str, Any]:
+    def scoreboard(self, game, page: Page) -> dict[str, Any]:
         """Return deals won face to face and every deal's points and class."""
         result = game.result
         top, second = result.ranking
         leader = top if result.totals[top] > result.totals[second] else None
         return {"leader": leader, "to_win": game.core.settings["deals_to_win"],
-                "points_total": result.extra["points_total"]}
+                "points_total": result.extra["points_total"],
+                "deals": deal_rows(game.players, result.rounds, self.word(), page)}
 
     def banner_note(self, game) -> tuple[str, str] | None:
         """Return the class of the deciding deal, e.g. "An absolute victory: 5–0 ..."."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import (
     Blueprint,
     abort,
@@ -13,7 +15,8 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
+from markupsafe import Markup
 
 from ... import play, rules, variants
 from ...db import version_of
@@ -21,8 +24,9 @@ from ...db.players import roster
 from ...extensions import csrf
 from ...reports import bgstats, ratings, share_card
 from ...rules.seats import rematch_dealer
-from ...words import N_, capital, reason
+from ...words import N_, capital, reason, signed
 from .. import table
+from ..bidi import bdi
 from ..forms import ConfirmForm, NewGameForm
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
@@ -103,14 +107,23 @@ def scoreboard(game_id: int):
     changes = ratings.game_changes(game.id) if result.over else []
     # The seats' phones and parts are shown only while the game is on: a finished game's
     # page does not read them.
-    return render_template("scoreboard.html", form=ConfirmForm(), rematch=rematch,
+    return render_template("scoreboard.html", rematch=rematch,
                            table=None if result.over else table.seats_view(game),
                            join_to=table.join_path(game),
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),
-                           changes=changes,
+                           moves=rating_moves(changes),
                            **game_view(game, watching=request.args.get("watch") == "1"))
+
+
+def rating_moves(changes: Sequence[ratings.Change]) -> Markup:
+    """Return a finished game's rating moves as its banner shows them ("Cy +41 (an upset) ·
+    Ann −12"), each name isolated, the words looked up once."""
+    upset = f" ({get_translations().ugettext('an upset') % {}})"
+    return Markup(" · ".join(
+        f'<span class="move">{bdi(c.name)} {signed(c.change)}{upset if c.upset else ""}</span>'
+        for c in changes))
 
 
 @bp.route("/<int:game_id>/rematch", methods=["POST"])

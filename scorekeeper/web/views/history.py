@@ -8,8 +8,8 @@ from itertools import groupby
 from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
-from markupsafe import Markup
+from flask_babel import get_translations, gettext
+from markupsafe import Markup, escape
 
 from ... import play, rules
 from ...db import Loaded, nights
@@ -151,19 +151,31 @@ def _offered(night: Night | None) -> list[history.NightRow]:
     return [history.NightRow.of(other) for other in nights.neighbours(night)] if night else []
 
 
+@dataclass(frozen=True)
+class Offered:
+    """A night a game may move to, as the move form offers it."""
+
+    id: int
+    label: str  # its name, else its day
+    said: Markup  # "4 games", after its day when it has a name: "Sat 21 Nov 2026 · 4 games"
+
+
 def _whereabouts(game: Loaded) -> dict:
-    """Read the game's night, the nights it may move to with their game counts, and which
-    game of its night it is (as plain rows: nothing here is changed)."""
-    row = nights.night_row(game.night_id) if game.night_id else None
-    night_ = history.NightRow(*row) if row else None
-    offered = ([history.NightRow(*other) for other in nights.neighbour_rows(night_)]
-               if night_ else [])
-    shown = [other.id for other in offered] + ([night_.id] if night_ else [])
-    counts = nights.game_counts(shown, game.id)  # theirs, and this game's place in its own
-    return {"night": night_,
-            "night_label": history.label(night_) if night_ else None,
-            "number": counts[night_.id][1] if night_ else None, "neighbours": offered,
-            "counts": {night_id: games for night_id, (games, _) in counts.items()}}
+    """Read the game's night, which game of it this one is, and the nights it may move to
+    with their games (as plain rows: nothing here is changed), in two statements; the
+    nights offered are put in words here, once for the page."""
+    row = nights.night_of(game.night_id, game.id) if game.night_id else None
+    night_ = history.NightRow(*row[:4]) if row else None
+    say = get_translations()
+    offered = []
+    for *columns, games in (nights.neighbours_counted(night_) if night_ else ()):
+        other = history.NightRow(*columns)
+        count = Markup(say.ungettext("%(num)d game", "%(num)d games", games)) % {"num": games}
+        offered.append(Offered(other.id, history.label(other),
+                               escape(day(other.started_at)) + Markup(" · ") + count if other.name
+                               else count))
+    return {"night": night_, "night_label": history.label(night_) if night_ else None,
+            "number": row[5] if row else None, "neighbours": offered}
 
 
 def _game_page(game: Loaded, form: MoveGameForm | None = None, error: str | None = None):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, select
+from sqlalchemy import bindparam, select
 
 from ..db.models import Game, GameResult, Night, Player, ResultSeat, Seat
 from ..extensions import db
@@ -102,43 +102,51 @@ class NightLine:
 
 # The list of nights' statements, built once; the nights shown are bound when they run.
 _SHOWN = bindparam("nights", expanding=True)
-_READABLE = GameResult.problem.is_(None) & GameResult.game_id.is_not(None)
-GAME_COUNTS = (
-    select(Game.night_id, func.count(Game.id),
-           func.sum(case((_READABLE & GameResult.over.is_(False), 1), else_=0)),
-           func.sum(case((_READABLE, 0), else_=1)))
-    .outerjoin(GameResult, GameResult.game_id == Game.id)
-    .where(Game.night_id.in_(_SHOWN)).group_by(Game.night_id))
-# A player's first seat of the night: the first game they sat in, then the seat.
-_FIRST = func.min(Game.id * 1000 + Seat.seat)
-PLAYERS = (select(Game.night_id, Player.name).join(Seat, Seat.game_id == Game.id)
-           .join(Player, Player.id == Seat.player_id).where(Game.night_id.in_(_SHOWN))
-           .group_by(Game.night_id, Player.id, Player.name).order_by(Game.night_id, _FIRST))
-WINS = (select(Game.night_id, Player.name, func.count())
-        .join(ResultSeat, ResultSeat.game_id == Game.id)
-        .join(Player, Player.id == ResultSeat.player_id)
-        .where(Game.night_id.in_(_SHOWN), ResultSeat.won)
-        .group_by(Game.night_id, Player.id, Player.name))
+# Each game of the nights, with its cached result (if any) and a row per winner: the games
+# counted and their winners, in one statement.
+NIGHT_GAMES = (select(Game.night_id, Game.id, GameResult.game_id, GameResult.over,
+                      GameResult.problem, ResultSeat.player_id)
+               .outerjoin(GameResult, GameResult.game_id == Game.id)
+               .outerjoin(ResultSeat, (ResultSeat.game_id == Game.id) & ResultSeat.won)
+               .where(Game.night_id.in_(_SHOWN)))
+# Every seat of the nights, in the order sat (each game's, in the order they began): the
+# players in order of their first seat, without the sort that grouping them would take.
+SEATS = (select(Game.night_id, Player.id, Player.name).join(Seat, Seat.game_id == Game.id)
+         .join(Player, Player.id == Seat.player_id).where(Game.night_id.in_(_SHOWN))
+         .order_by(Game.night_id, Game.id, Seat.seat))
 
 
-def night_lines(shown: Sequence[Night]) -> list[NightLine]:
-    """Return the lines of several nights in three grouped queries, whatever their size."""
+def night_lines(shown: Sequence[Night | NightRow]) -> list[NightLine]:
+    """Return the lines of several nights in two statements, whatever their size."""
     ids = {"nights": [night.id for night in shown]}
     run = db.session.connection().execute
-    counts = {row[0]: row[1:] for row in run(GAME_COUNTS, ids).all()}
-    players: dict[int, list[str]] = defaultdict(list)
-    for night_id, name in run(PLAYERS, ids).all():
-        players[night_id].append(name)
-    won: dict[int, Counter[str]] = defaultdict(Counter)
-    for night_id, name, count in run(WINS, ids).all():
-        won[night_id][name] = count
+    players: dict[int, dict[int, str]] = {night: {} for night in ids["nights"]}
+    for night_id, player_id, name in run(SEATS, ids).all():
+        seated = players[night_id]
+        if player_id not in seated:  # {player: name} in order of first seat
+            seated[player_id] = name
+    # Each night's games, as whether each is unfinished (None if the rules refuse it as
+    # stored, or its result is not cached yet), and each player's wins.
+    games: dict[int, dict[int, bool | None]] = {night: {} for night in ids["nights"]}
+    won: dict[int, Counter[int]] = {}
+    for night_id, game_id, cached, over, problem, winner in run(NIGHT_GAMES, ids).all():
+        games[night_id][game_id] = not over if cached is not None and problem is None else None
+        if winner is not None:
+            won.setdefault(night_id, Counter())[winner] += 1
     lines = []
     for night in shown:
-        games, unfinished, broken = counts.get(night.id, (0, 0, 0))
-        order = players[night.id]
-        ranked = sorted(won[night.id].items(), key=lambda item: (-item[1], order.index(item[0])))
-        lines.append(NightLine(NightRow.of(night), tuple(order), games, tuple(ranked),
-                               int(unfinished or 0), int(broken or 0)))
+        seated, played = players[night.id], list(games[night.id].values())
+        wins = won.get(night.id)
+        if wins:
+            place = {player: index for index, player in enumerate(seated)}
+            ranked = tuple((seated[player], count) for player, count in
+                           sorted(wins.items(), key=lambda item: (-item[1], place[item[0]])))
+        else:
+            ranked = ()
+        lines.append(NightLine(
+            night if isinstance(night, NightRow) else NightRow.of(night),
+            tuple(seated.values()), len(played), ranked, played.count(True),
+            played.count(None)))
     return lines
 
 

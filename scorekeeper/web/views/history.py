@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
-from types import SimpleNamespace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext
@@ -15,11 +13,10 @@ from ... import play, rules
 from ...db import Loaded, nights
 from ...db.models import Night
 from ...extensions import db
-from ...reports import csv_export, history, seasons, story
+from ...reports import csv_export, history, story
 from ...words import capital, day, reason
-from ...words import month as month_of
-from ..bidi import bdi
 from ..forms import ConfirmForm, MoveGameForm, NightForm
+from ..nights import Pages, listed_months, year_links
 from ..pages import expired, game_or_404, game_view, refusal
 from ..seasons import Seen, seen
 
@@ -41,61 +38,24 @@ def index():
     listing = _listing(page, season)
     if listing is None:
         abort(404)
-    return render_template("history/index.html", listing=listing, season=season)
+    return render_template("history/index.html", season=season, **listing)
 
 
-def _listing(page: int, season: Seen) -> Markup | None:
-    """Read and draw a page of the list of nights of a season (None if there is no such
-    page)."""
+def _listing(page: int, season: Seen) -> dict | None:
+    """Read a page of the list of nights of a season as the page draws it (None if there
+    is no such page)."""
     days = season.shown.days
-    where = None if days is None else seasons.at_times(Night.started_at, days)
-    years, total = nights.year_pages(PER_PAGE, where)
-    if not 1 <= page <= max(1, -(-total // PER_PAGE)):
+    years, total = nights.year_pages(PER_PAGE, days)
+    pages = Pages.of(page, -(-total // PER_PAGE), total, season.asked)
+    if not 1 <= page <= max(1, pages.last):
         return None
     # Read as plain rows; the years' counts add up to the total: no second count of
     # every night. The pages as Flask-SQLAlchemy's Pagination would count them.
-    shown = nights.listed_rows(PER_PAGE, (page - 1) * PER_PAGE, where)
-    summaries = _listed(history.night_lines(shown))
-    months = [(month, list(group)) for month, group in
-              groupby(summaries, key=lambda s: month_of(s.night.started_at))]
-    last = -(-total // PER_PAGE)
-    pages = SimpleNamespace(page=page, pages=last, total=total,
-                            has_prev=page > 1, prev_num=page - 1 if page > 1 else None,
-                            has_next=page < last, next_num=page + 1 if page < last else None)
-    return Markup(render_template("history/_listing.html", pages=pages, months=months,
-                                  years=years if season.shown.all_time else [],
-                                  season=season))
-
-
-@dataclass(frozen=True)
-class ListedNight:
-    """A line of the list of nights with its link and words worked out for the page."""
-
-    night: history.NightRow
-    href: str
-    day: str  # "Sat 21 Nov 2026"
-    players: Markup  # "Ann · Ben · Cy", each isolated, or "No games"
-    games: int
-    wins: Markup  # "<b>Ann</b> ×2, <b>Ben</b>", most first
-    unfinished: int
-    broken: int
-
-
-_ANY = 2**31 - 1  # an id no night has, put in a link to be replaced
-
-
-def _listed(lines: Sequence[history.NightLine]) -> list[ListedNight]:
-    """Return the lines of a page of nights as the list shows them: the link built once
-    and given each night's id, the names isolated and joined here, not by the template."""
-    before, _, after = url_for("history.night", night_id=_ANY).rpartition(str(_ANY))
-    nobody = Markup(gettext("No games")) % {}  # as the template's _() says it
-    # Joined as plain text: each name is escaped (and isolated) by bdi already.
-    return [ListedNight(
-        line.night, f"{before}{line.night.id}{after}", day(line.night.started_at),
-        Markup(" · ".join(map(bdi, line.players))) if line.players else nobody, line.games,
-        Markup(", ".join(f"<b>{bdi(name)}</b> ×{count}" if count > 1 else f"<b>{bdi(name)}</b>"
-                         for name, count in line.wins)),
-        line.unfinished, line.broken) for line in lines]
+    shown = [history.NightRow(*row)
+             for row in nights.listed_rows(PER_PAGE, (page - 1) * PER_PAGE, days)]
+    return {"pages": pages, "months": listed_months(history.night_lines(shown)),
+            "years": (year_links(years, page, season.asked)
+                      if season.shown.all_time and len(years) > 1 else [])}
 
 
 def _night_page(night: history.NightRow, form: NightForm, errors: dict[str, str],

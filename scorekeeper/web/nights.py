@@ -1,0 +1,131 @@
+"""What history shows of game nights: the lines of the list of nights, and a night's games,
+as rows with their links and words worked out once for the page.
+
+A page of twenty nights says the same few words again and again ("4 games", "won by", the
+same ten names): each is looked up once for the page, each link built once and given the
+night's id, and the template writes the rows out as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from flask import url_for
+from flask_babel import get_translations
+from markupsafe import Markup
+
+from ..reports import history
+from ..words import day
+from ..words import month as month_of
+from .bidi import bdi
+
+_ANY = 2**31 - 1  # an id (or page) no night has, put in a link to be replaced
+
+
+def link(endpoint: str, key: str, **values) -> tuple[str, str]:
+    """Return a link to an endpoint cut where the value of `key` goes: built once, each
+    value put between the two halves."""
+    before, _, after = url_for(endpoint, **{key: _ANY}, **values).rpartition(str(_ANY))
+    return before, after
+
+
+@dataclass(frozen=True)
+class ListedNight:
+    """A line of the list of nights with its link and words worked out for the page."""
+
+    id: int
+    href: str
+    day: str  # "Sat 21 Nov 2026"
+    name: str | None
+    players: Markup  # "Ann · Ben · Cy", each isolated, or "No games"
+    games: Markup  # "4 games · <span class="wins">won by <b>Ann</b> ×2, <b>Ben</b></span>"
+
+
+@dataclass(frozen=True)
+class Month:
+    """The nights of a month on a page of the list, newest first."""
+
+    said: str  # "November 2026"
+    nights: list[ListedNight]
+
+
+def listed_months(lines: Sequence[history.NightLine]) -> list[Month]:
+    """Return a page of the list of nights grouped by month, each line as the template
+    writes it: its words said as the template's _() and ngettext say them (the sentence as
+    markup, its numbers put in), the names isolated and joined here."""
+    if not lines:
+        return []
+    say = get_translations()
+    before, after = link("history.night", "night_id")
+    # The same few names fill a page: each isolated once. A line is joined as plain text,
+    # every part of it markup already (a name escaped and isolated by bdi, a word from the
+    # catalogue with only numbers put in).
+    names = {name: str(bdi(name)) for name in {n for line in lines for n in line.players}}
+    nobody = Markup(say.ugettext("No games")) % {}
+    won_by = Markup(say.ugettext("won by")) % {}
+    counted: dict[int, str] = {}
+    months: list[Month] = []
+    shown_month = None
+    for line in lines:
+        night = line.night
+        said = counted.get(line.games)
+        if said is None:
+            said = counted[line.games] = Markup(say.ungettext(
+                "%(num)d game", "%(num)d games", line.games)) % {"num": line.games}
+        if line.wins:
+            said = f'{said} · <span class="wins">{won_by} ' + ", ".join(
+                f"<b>{names[name]}</b> ×{count}" if count > 1 else f"<b>{names[name]}</b>"
+                for name, count in line.wins) + "</span>"
+        if line.unfinished:
+            said = f"{said} · " + str(Markup(say.ugettext("%(num)s unfinished")) % {
+                "num": line.unfinished})
+        if line.broken:
+            said = f"{said} · " + str(Markup(say.ungettext(
+                "%(num)d needs repair", "%(num)d need repair", line.broken)) % {
+                "num": line.broken})
+        started = night.started_at
+        if (started.year, started.month) != shown_month:
+            shown_month = (started.year, started.month)
+            months.append(Month(month_of(started), []))
+        months[-1].nights.append(ListedNight(
+            night.id, f"{before}{night.id}{after}", day(started), night.name,
+            Markup(" · ".join([names[name] for name in line.players]) if line.players
+                   else nobody), Markup(said)))
+    return months
+
+
+@dataclass(frozen=True)
+class YearLink:
+    """A year in the row of years of the list of nights: its link, and whether the page
+    shown is the one it leads to."""
+
+    year: int
+    href: str
+    current: bool
+
+
+def year_links(years: Sequence[tuple[int, int]], page: int, season: str | None
+               ) -> list[YearLink]:
+    """Return the links to the page where each year's nights begin (the link built once)."""
+    before, after = link("history.index", "page", season=season)
+    return [YearLink(year, f"{before}{first}{after}", first == page) for year, first in years]
+
+
+@dataclass(frozen=True)
+class Pages:
+    """Which page of the list of nights this is, of how many, and the links to the pages
+    either side (None at either end)."""
+
+    page: int
+    last: int
+    total: int  # nights listed in all
+    newer: str | None
+    older: str | None
+
+    @classmethod
+    def of(cls, page: int, last: int, total: int, season: str | None) -> Pages:
+        """Return the pages of a list of `total` nights seen for a season, on `page`."""
+        before, after = link("history.index", "page", season=season)
+        return cls(page, last, total, f"{before}{page - 1}{after}" if page > 1 else None,
+                   f"{before}{page + 1}{after}" if page < last else None)

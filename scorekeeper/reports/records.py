@@ -20,7 +20,7 @@ from datetime import date
 from functools import lru_cache
 
 from flask_babel import gettext
-from sqlalchemy import bindparam, literal, select, tuple_, union_all
+from sqlalchemy import bindparam, case, func, literal, select, tuple_, union_all
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultBest
@@ -116,17 +116,38 @@ def _read(variant: str | None, player_id: int | None, first_day: date | None,
                                           "last_day": last_day}).all()
 
 
+FEW = 16  # games of a variant before one: its bests are read game by game, not by value
+
+
 @lru_cache(maxsize=64)
 def _before(kinds: tuple[tuple[str, str], ...]):
     """Return the statement of the most of each (variant, fact) set before a game's key (the
-    `day_N`, `at_N` and `game_N` of the Nth)."""
-    return union_all(*(select(
-        select(ResultBest.variant, ResultBest.fact, ResultBest.value)
-        .where(ResultBest.variant == variant, ResultBest.fact == fact,
-               tuple_(ResultBest.played_on, ResultBest.created_at, ResultBest.game_id)
-               < tuple_(bindparam(f"day_{n}"), bindparam(f"at_{n}"), bindparam(f"game_{n}")))
-        .order_by(ResultBest.value.desc()).limit(1).subquery())
-        for n, (variant, fact) in enumerate(kinds)))
+    `day_N`, `at_N` and `game_N` of the Nth), or None if none was.
+
+    From the top of the records' index down to the first best set before the key: after a
+    few games of its variant that is soon found, but before the first nights there is little
+    or nothing to find and every best of its kind would be read. So while fewer than FEW
+    games of the variant came before, their bests are read game by game instead (each from
+    the game's own key), whichever way the database would join them."""
+    parts = []
+    for n, (variant, fact) in enumerate(kinds):
+        key = tuple_(bindparam(f"day_{n}"), bindparam(f"at_{n}"), bindparam(f"game_{n}"))
+        earlier = (Game.variant == variant,
+                   tuple_(Game.played_on, Game.created_at, Game.id) < key)
+        few = select(func.count()).select_from(
+            select(Game.id).where(*earlier).limit(FEW).subquery()).scalar_subquery() < FEW
+        game_by_game = select(func.max(
+            select(func.max(ResultBest.value))
+            .where(ResultBest.game_id == Game.id, ResultBest.fact == fact)
+            .scalar_subquery())).where(*earlier).scalar_subquery()
+        from_the_top = (select(ResultBest.value)
+                        .where(ResultBest.variant == variant, ResultBest.fact == fact,
+                               tuple_(ResultBest.played_on, ResultBest.created_at,
+                                      ResultBest.game_id) < key)
+                        .order_by(ResultBest.value.desc()).limit(1).scalar_subquery())
+        parts.append(select(literal(variant).label("variant"), literal(fact).label("fact"),
+                            case((few, game_by_game), else_=from_the_top).label("value")))
+    return union_all(*parts)
 
 
 def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
@@ -220,7 +241,9 @@ def night_records(night_id: int) -> list[Best]:
     lines = _lines()
     said = {(name, line.fact): line for name, line in lines}
     tonight: dict[tuple[str, str], tuple] = {}
-    for row in db.session.execute(NIGHT_BESTS, {"night": night_id}):
+    # Through the connection, as plain rows: the session's way round costs more than SQLite.
+    run = db.session.connection().execute
+    for row in run(NIGHT_BESTS, {"night": night_id}).all():
         key = (row.variant, row.fact)
         order = (-row.value, row.played_on, row.created_at, row.game_id, row.player_id)
         if key in said and (key not in tonight or order < tonight[key][0]):
@@ -234,7 +257,7 @@ def night_records(night_id: int) -> list[Best]:
         keys.update({f"day_{n}": row.played_on, f"at_{n}": row.created_at,
                      f"game_{n}": row.game_id})
     before = {(row.variant, row.fact): row.value
-              for row in db.session.execute(_before(kinds), keys).all()}
+              for row in run(_before(kinds), keys).all() if row.value is not None}
     beaten = [_best(row, said) for key, (_, row) in tonight.items()
               if key in before and row.value > before[key]]
     return [best for bests in _grouped(beaten, lines, lambda b: b).values() for best in bests]

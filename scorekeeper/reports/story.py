@@ -9,6 +9,7 @@ which rewrites that cache, rewrites the story after it too.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
@@ -27,96 +28,94 @@ RECORDS = 2  # at most this many records set in a night are told (the registry's
 
 @dataclass(frozen=True)
 class Finished:
-    """A finished game of the night: its id, when it began, and who won it."""
+    """A finished game of the night: its id, and who won it."""
 
     game_id: int
-    key: tuple
     winners: tuple[int, ...]
 
 
 # The statements are built once, what they ask bound when they run (building one costs more
 # than SQLite takes to answer it).
-NIGHT_SEATS = (select(Game.id, Game.created_at, ResultSeat.player_id, ResultSeat.won,
+# The night's seats with a result, in the order its games were played, with their names.
+NIGHT_SEATS = (select(Game.id, ResultSeat.player_id, Player.name, ResultSeat.won,
                       ResultSeat.over)
                .join(ResultSeat, ResultSeat.game_id == Game.id)
+               .join(Player, Player.id == ResultSeat.player_id)
                .where(Game.night_id == bindparam("night"))
-               .order_by(Game.created_at, Game.id))
-UNTIL = bindparam("until")
-# The games before a moment (or at it), latest first, a window at a time.
-_BACK = select(Game.id, Game.created_at).order_by(Game.created_at.desc(), Game.id.desc())
-BEFORE = {True: _BACK.where(Game.created_at < UNTIL).limit(bindparam("window")),
-          False: _BACK.where(Game.created_at <= UNTIL).limit(bindparam("window"))}
-# By the games' key alone: asked about `over` too, SQLite would read the `over` index from
-# one end to the other (every finished game's seats) instead.
-SEATS_OF = select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won, ResultSeat.over) \
-    .where(ResultSeat.game_id.in_(bindparam("games", expanding=True)))
-NAMES = select(Player.id, Player.name).where(Player.id.in_(bindparam("ids", expanding=True)))
+               .order_by(Game.created_at, Game.id, ResultSeat.player_id))
+# The games played up to one (the night's last), latest first, a window of them at a time
+# along the games' own order (an index), each with its seats' results (a game with none on
+# a row of its own).
+LAST = bindparam("last")
+_LAST_AT = select(Game.created_at).where(Game.id == LAST).scalar_subquery()
+_BACK = (select(Game.id, Game.created_at)
+         .where(Game.created_at <= _LAST_AT,
+                ~((Game.created_at == _LAST_AT) & (Game.id > LAST)))
+         .order_by(Game.created_at.desc(), Game.id.desc())
+         .limit(bindparam("window")).offset(bindparam("skip")).subquery())
+BACK_SEATS = (select(_BACK.c.id, ResultSeat.player_id, ResultSeat.won, ResultSeat.over)
+              .select_from(_BACK).outerjoin(ResultSeat, ResultSeat.game_id == _BACK.c.id)
+              .order_by(_BACK.c.created_at.desc(), _BACK.c.id.desc()))
 
 
-def _night(night_id: int) -> tuple[list[Finished], set[int]]:
-    """Return the night's finished games in the order played, and everyone who sat in one."""
-    rows = db.session.connection().execute(NIGHT_SEATS, {"night": night_id}).all()
-    games: dict[int, Finished] = {}
-    players: set[int] = set()
-    for game_id, created_at, player_id, won, over in rows:
-        players.add(player_id)
-        if not over:
-            continue
-        found = games.setdefault(game_id, Finished(game_id, (created_at, game_id), ()))
-        if won:
-            games[game_id] = Finished(game_id, found.key, (*found.winners, player_id))
-    return list(games.values()), players
+def _night(results: Iterable[tuple]) -> tuple[list[Finished], dict[int, str]]:
+    """Return the night's finished games in the order played, and everyone who sat in one
+    of its games, by name, from its seats' results in the order played (NIGHT_SEATS)."""
+    games: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for game_id, player_id, name, won, over in results:
+        names[player_id] = name
+        if over:
+            winners = games.setdefault(game_id, [])
+            if won:
+                winners.append(player_id)
+    # Each game's winners in the order of their ids, whatever order their seats came in.
+    return [Finished(game_id, tuple(sorted(winners))) for game_id, winners in games.items()], names
 
 
-WINDOW = 64  # games read at a time, back from the night's last, until every run is found
+WINDOW = 16  # games read first, back from the night's last; twice as many each time after
 
 
-def _games_up_to(players: set[int], first: tuple, last: tuple) -> dict[int, list]:
+def _games_up_to(players: Iterable[int], first: int, last: int) -> dict[int, list]:
     """Return each player's finished games up to the night's last, in the order played:
     every game of the night, and enough before it to reach the loss that began each
-    player's run. Read back from the night's last game a window of games at a time, along
-    the games' own order (an index), so a long history is not read for short runs."""
+    player's run. Read back from the night's last game (`last`) a window of games at a
+    time, so a long history is not read for short runs; a game read after the night's
+    first (`first`) was played before the night."""
     found: dict[int, list[tuple[int, bool]]] = {player: [] for player in players}
-    open_runs = set(players)  # whose loss before the night is not read yet
-    until, seen, strictly = last[0], set(), False
+    open_runs = set(found)  # whose loss before the night is not read yet
+    skip, window, reading, before_night = 0, WINDOW, None, False
     while open_runs:
-        read = db.session.connection().execute(
-            BEFORE[strictly], {"until": until, "window": WINDOW}).all()
-        if not read:
+        rows = db.session.connection().execute(
+            BACK_SEATS, {"last": last, "window": window, "skip": skip}).all()
+        read = 0
+        for game_id, player_id, won, over in rows:  # the latest first
+            if game_id != reading:
+                before_night = before_night or reading == first
+                reading, read = game_id, read + 1
+            if not over or player_id not in open_runs:
+                continue
+            found[player_id].append((game_id, won))
+            if not won and before_night:
+                open_runs.discard(player_id)  # the loss their run began after
+        if read < window:
             break  # the first game of all is read
-        window = [(g, at) for g, at in read if g not in seen and (at, g) <= last]
-        seen.update(g for g, _ in window)
-        # The next window from the last time read; past it, if a window held nothing new
-        # (more games than a window begun at the same moment).
-        until, strictly = read[-1][1], not window
-        seats: dict[int, list[tuple[int, bool]]] = {}
-        for seat_game, player_id, won, over in db.session.connection().execute(
-                SEATS_OF, {"games": [g for g, _ in window]}):
-            if over:
-                seats.setdefault(seat_game, []).append((player_id, won))
-        for seat_game, created_at in window:  # the latest first
-            for player_id, won in seats.get(seat_game, ()):
-                if player_id not in open_runs:
-                    continue
-                found[player_id].append((seat_game, won))
-                if not won and (created_at, seat_game) < first:
-                    open_runs.discard(player_id)  # the loss their run began after
+        skip, window = skip + window, window * 2
     return {player: games[::-1] for player, games in found.items()}
 
 
-def _names(ids) -> dict[int, str]:
-    return dict(db.session.connection().execute(NAMES, {"ids": list(ids)}).all())
-
-
-def night_story(night_id: int) -> list[str]:
+def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[str]:
     """Return a few lines that tell a night: who won most of its games, each winning run of
     RUN or more that the night started, stretched or ended, the table's records it set (at
-    most RECORDS), and the biggest rise of a settled rating."""
-    games, players = _night(night_id)
+    most RECORDS), and the biggest rise of a settled rating. `results` are its seats'
+    results in the order played, as NIGHT_SEATS reads them (and history.summarise keeps
+    them), if read already."""
+    if results is None:
+        results = db.session.connection().execute(NIGHT_SEATS, {"night": night_id}).all()
+    games, names = _night(results)
     if not games:
         return []
     wins = Counter(winner for game in games for winner in game.winners)
-    names = _names(players)
     lines = []
     if wins:
         most = max(wins.values())
@@ -129,7 +128,7 @@ def night_story(night_id: int) -> list[str]:
             lines.append(ngettext("%(names)s won %(wins)s each of %(num)d game",
                                   "%(names)s won %(wins)s each of %(num)d games", len(games),
                                   names=together(best), wins=most))
-    lines += _runs(games, players, names)
+    lines += _runs(games, names)
     lines += [records.told(best) for best in records.night_records(night_id)[:RECORDS]]
     lines += _rise(night_id, names)
     return lines
@@ -164,10 +163,10 @@ def _rise(night_id: int, names: dict[int, str]) -> list[str]:
                     rating=after)]
 
 
-def _runs(games: list[Finished], players: set[int], names: dict[int, str]) -> list[str]:
+def _runs(games: list[Finished], names: dict[int, str]) -> list[str]:
     """Return the lines of the winning runs the night ended, and of those still going."""
     in_night = {game.game_id for game in games}
-    by_player = _games_up_to(players, games[0].key, games[-1].key)
+    by_player = _games_up_to(names, games[0].game_id, games[-1].game_id)
     winners = {game.game_id: game.winners for game in games}
     ended, going = [], []
     for player_id in sorted(by_player, key=lambda p: names[p].casefold()):

@@ -84,8 +84,9 @@ class NightSummary:
     wins: tuple[tuple[str, int], ...]  # (name, games won), most first
     unfinished: int
     broken: int = 0  # games the rules refuse as stored: they need repair
-
-
+    # The seats with a result, in the order the games were played (the night's story reads
+    # them): (game, player's id, name, won, over).
+    results: tuple[tuple[int, int, str, bool, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,12 +151,6 @@ def night_lines(shown: Sequence[Night | NightRow]) -> list[NightLine]:
     return lines
 
 
-def summarise(night: Night) -> NightSummary:
-    """Return a night's players (in order of first seat), games with results, and who won."""
-    found = summaries(night_id=night.id)
-    return summary_of(night, [found[game_id] for game_id in sorted(found)])
-
-
 _GAMES = bindparam("games", expanding=True)
 GAME_ROWS = (select(Game.id, Game.variant, Game.settings, Game.played_on, Game.night_id,
                     GameResult.rounds, GameResult.over, GameResult.problem)
@@ -166,16 +161,58 @@ STANDINGS = (select(ResultSeat.game_id, Player.name, ResultSeat.total, ResultSea
              .join(Player, Player.id == ResultSeat.player_id)
              .where(ResultSeat.game_id.in_(_GAMES))
              .order_by(ResultSeat.game_id, ResultSeat.place))
-OF_NIGHT = GAME_ROWS.where(Game.night_id == bindparam("night"))
+OF_NIGHT = (GAME_ROWS.where(Game.night_id == bindparam("night"))
+            .order_by(Game.created_at, Game.id))  # in the order played
 OF_IDS = GAME_ROWS.where(Game.id.in_(_GAMES))
+# A night's seats in seat order, each with its place and total once the game has a result.
+NIGHT_SEATED = (select(Seat.game_id, Seat.player_id, Player.name, ResultSeat.place,
+                       ResultSeat.total, ResultSeat.won, ResultSeat.over)
+                .join(Game, Game.id == Seat.game_id).join(Player, Player.id == Seat.player_id)
+                .outerjoin(ResultSeat, (ResultSeat.game_id == Seat.game_id)
+                           & (ResultSeat.player_id == Seat.player_id))
+                .where(Game.night_id == bindparam("night")).order_by(Seat.game_id, Seat.seat))
 
 
-def summaries(ids: Sequence[int] = (), night_id: int | None = None) -> dict[int, GameSummary]:
-    """Return these games (or a night's) as lists show them, from the results cache, in
-    three queries."""
+def summarise(night: Night | NightRow) -> NightSummary:
+    """Return a night's players (in order of first seat), games with results, who won, and
+    its seats' results in the order played: two statements, its games and their seats."""
     run = db.session.connection().execute
-    rows = (run(OF_NIGHT, {"night": night_id}) if night_id is not None
-            else run(OF_IDS, {"games": list(ids)})).all()
+    at = {"night": night.id}
+    rows = run(OF_NIGHT, at).all()
+    seated: dict[int, list[str]] = defaultdict(list)
+    placed: dict[int, list[tuple[int, Standing]]] = defaultdict(list)
+    results: dict[int, list[tuple]] = defaultdict(list)
+    for game_id, player_id, name, place, total, won, over in run(NIGHT_SEATED, at).all():
+        seated[game_id].append(name)
+        if place is not None:
+            placed[game_id].append((place, Standing(name, total, won)))
+            results[game_id].append((game_id, player_id, name, won, over))
+    games = [_summary(row, seated[row.id], [s for _, s in sorted(placed[row.id], key=_first)])
+             for row in rows]
+    return summary_of(night, sorted(games, key=_id),
+                      tuple(result for row in rows for result in results[row.id]))
+
+
+def _first(pair: tuple) -> Any:
+    return pair[0]
+
+
+def _id(game: GameSummary) -> int:
+    return game.id
+
+
+def _summary(row, seated: Sequence[str], standings: Sequence[Standing]) -> GameSummary:
+    """Return a game as lists show it from its row (GAME_ROWS), players and standings."""
+    # A game with no cached result yet is shown as needing a look, never as a crash.
+    problem = row.problem if row.over is not None else "its result is not cached yet"
+    return GameSummary(row.id, row.variant, row.settings, row.rounds or 0, bool(row.over),
+                       problem, tuple(standings), row.played_on, tuple(seated), row.night_id)
+
+
+def summaries(ids: Sequence[int] = ()) -> dict[int, GameSummary]:
+    """Return these games as lists show them, from the results cache, in three queries."""
+    run = db.session.connection().execute
+    rows = run(OF_IDS, {"games": list(ids)}).all()
     found_ids = {"games": [row.id for row in rows]}
     seated: dict[int, list[str]] = defaultdict(list)
     for game_id, name in run(SEATED, found_ids).all():
@@ -183,18 +220,13 @@ def summaries(ids: Sequence[int] = (), night_id: int | None = None) -> dict[int,
     standings: dict[int, list[Standing]] = defaultdict(list)
     for game_id, name, total, won in run(STANDINGS, found_ids).all():
         standings[game_id].append(Standing(name, total, won))
-    found = {}
-    for row in rows:
-        # A game with no cached result yet is shown as needing a look, never as a crash.
-        problem = row.problem if row.over is not None else "its result is not cached yet"
-        found[row.id] = GameSummary(row.id, row.variant, row.settings, row.rounds or 0,
-                                    bool(row.over), problem, tuple(standings[row.id]),
-                                    row.played_on, tuple(seated[row.id]), row.night_id)
-    return found
+    return {row.id: _summary(row, seated[row.id], standings[row.id]) for row in rows}
 
 
-def summary_of(night: Night, games: Sequence[GameSummary]) -> NightSummary:
-    """Return the summary of a night from its games' cached results."""
+def summary_of(night: Night | NightRow, games: Sequence[GameSummary],
+               results: tuple = ()) -> NightSummary:
+    """Return the summary of a night from its games' cached results (and its seats' results,
+    as NightSummary.results keeps them)."""
     players: dict[str, None] = {}
     wins: Counter[str] = Counter()
     unfinished = broken = 0
@@ -208,5 +240,6 @@ def summary_of(night: Night, games: Sequence[GameSummary]) -> NightSummary:
             unfinished += 1
     order = list(players)
     ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
-    return NightSummary(NightRow.of(night), tuple(players), tuple(games), tuple(ranked),
-                        unfinished, broken)
+    return NightSummary(night if isinstance(night, NightRow) else NightRow.of(night),
+                        tuple(players), tuple(games), tuple(ranked),
+                        unfinished, broken, results)

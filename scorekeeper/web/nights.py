@@ -1,9 +1,9 @@
 """What history shows of game nights: the lines of the list of nights, and a night's games,
 as rows with their links and words worked out once for the page.
 
-A page of twenty nights says the same few words again and again ("4 games", "won by", the
-same ten names): each is looked up once for the page, each link built once and given the
-night's id, and the template writes the rows out as they are.
+A page says the same few words again and again ("4 games", "won by", "pts", the same ten
+names): each is looked up once for the page, each link built once and given the id, and
+the templates write the rows out as they are.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 from flask import url_for
 from flask_babel import get_translations
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from .. import variants
 from ..reports import history
 from ..words import day
 from ..words import month as month_of
-from .bidi import bdi
+from .bidi import bdi, bdi_join
 
 _ANY = 2**31 - 1  # an id (or page) no night has, put in a link to be replaced
 
@@ -129,3 +130,93 @@ class Pages:
         before, after = link("history.index", "page", season=season)
         return cls(page, last, total, f"{before}{page - 1}{after}" if page > 1 else None,
                    f"{before}{page + 1}{after}" if page < last else None)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A player's place in a game of a night's page: its class, place, name (with the
+    winner's badge), total and what the total counts."""
+
+    css: str  # "won", " lead" (the leader of a game still going), or ""
+    place: int
+    who: Markup
+    total: int
+    unit: str  # "pts"
+
+
+@dataclass(frozen=True)
+class NightGame:
+    """A game of a night's page, with its words and links worked out for the page."""
+
+    id: int
+    eyebrow: Markup  # "Game 2 · Chip pot"
+    readable: bool  # the rules accept it as stored
+    about: Markup  # "House set · 500 each · 20 hands"
+    over: bool
+    won: Markup  # "Ann wins", "Ann & Ben win"
+    standings: tuple[Placed, ...]
+    href: str  # its page, hand by hand
+    scoreboard: str
+
+
+def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
+    """Return a night's games as its page shows them: each sentence said as the template's
+    _() and ngettext say it (the sentence as markup, what is put in escaped); a variant's
+    name, its settings and rounds in words, and each name, worked out once for the page."""
+    if not games:
+        return []
+    say = get_translations()
+    page = link("history.game", "game_id")
+    board = link("games.scoreboard", "game_id")
+    numbered = Markup(say.ugettext("Game %(number)s"))
+    badge = f' <span class="badge gold">{Markup(say.ugettext("winner")) % {}}</span>'
+    said: dict[tuple, str] = {}  # what the variants say, escaped: the same on every game
+    names: dict[str, str] = {}
+    shown = []
+    for number, game in enumerate(games, start=1):
+        home = variants.get(game.variant)
+        label = said.get((game.variant,))
+        if label is None:
+            label = said[game.variant,] = escape(home.label)
+        eyebrow = Markup(f"{numbered % {'number': number}} · {label}")
+        href = f"{page[0]}{game.id}{page[1]}"
+        scoreboard = f"{board[0]}{game.id}{board[1]}"
+        if not game.readable:
+            shown.append(NightGame(game.id, eyebrow, False, Markup(), False, Markup(), (),
+                                   href, scoreboard))
+            continue
+        frozen = _frozen(game.settings)
+        about = said.get((game.variant, frozen, game.rounds)) if frozen else None
+        if about is None:
+            about = (f"{escape(home.summary(game.settings))} · "
+                     f"{escape(home.rounds(game.rounds))}")
+            if frozen:
+                said[game.variant, frozen, game.rounds] = about
+        winners = game.winners
+        won = (Markup(say.ungettext("%(names)s wins", "%(names)s win", len(winners)))
+               % {"names": bdi_join(winners, " & "), "num": len(winners)}
+               if game.over else Markup())
+        placed = []
+        for place, standing in enumerate(game.standings, start=1):
+            who = names.get(standing.name)
+            if who is None:
+                who = names[standing.name] = str(bdi(standing.name))
+            placed.append(Placed(
+                ("won" if standing.won else "") + (" lead" if place == 1 and not game.over
+                                                    else ""),
+                place, Markup(who + badge if standing.won else who), standing.total,
+                home.unit(game.settings, standing.total)))
+        shown.append(NightGame(game.id, eyebrow, True, Markup(about), game.over, won,
+                               tuple(placed), href, scoreboard))
+    return shown
+
+
+def _frozen(settings: dict) -> tuple | None:
+    """Return a game's settings as a key of what is said of them (None if they hold a list
+    or another value that cannot be one: then what is said is not kept)."""
+    key = tuple(sorted(settings.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key

@@ -16,7 +16,7 @@ from ...extensions import db
 from ...reports import csv_export, history, story
 from ...words import capital, day, reason
 from ..forms import ConfirmForm, MoveGameForm, NightForm
-from ..nights import Pages, listed_months, year_links
+from ..nights import Pages, listed_months, night_games, year_links
 from ..pages import expired, game_or_404, game_view, refusal
 from ..seasons import Seen, seen
 
@@ -60,17 +60,12 @@ def _listing(page: int, season: Seen) -> dict | None:
 
 def _night_page(night: history.NightRow, form: NightForm, errors: dict[str, str],
                 status: int = 200):
-    """Render a night: its games' final standings and the name-and-notes form."""
-    summary, games = _night_games(night)
-    return render_template("history/night.html", summary=summary, games=games, form=form,
-                           errors=errors, label=history.label(night),
-                           story=story.night_story(night.id)), status
-
-
-def _night_games(night: history.NightRow) -> tuple[history.NightSummary, Markup]:
-    """Read a night's summary and draw its games."""
+    """Render a night: its story, its games' final standings and the name-and-notes form."""
     summary = history.summarise(night)
-    return summary, Markup(render_template("history/_night_games.html", summary=summary))
+    return render_template("history/night.html", summary=summary,
+                           games=night_games(summary.games), form=form, errors=errors,
+                           label=history.label(night),
+                           story=story.night_story(night.id, summary.results)), status
 
 
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])

@@ -108,7 +108,7 @@ _SHOWN = bindparam("nights", expanding=True)
 NIGHT_GAMES = (select(Game.night_id, Game.id, GameResult.game_id, GameResult.over,
                       GameResult.problem, ResultSeat.player_id)
                .outerjoin(GameResult, GameResult.game_id == Game.id)
-               .outerjoin(ResultSeat, (ResultSeat.game_id == Game.id) & ResultSeat.won)
+               .outerjoin(ResultSeat, (ResultSeat.game_id == Game.id) & ResultSeat.won.is_(True))
                .where(Game.night_id.in_(_SHOWN)))
 # Every seat of the nights, in the order sat (each game's, in the order they began): the
 # players in order of their first seat, without the sort that grouping them would take.
@@ -129,15 +129,16 @@ def night_lines(shown: Sequence[Night | NightRow]) -> list[NightLine]:
     # Each night's games, as whether each is unfinished (None if the rules refuse it as
     # stored, or its result is not cached yet), and each player's wins.
     games: dict[int, dict[int, bool | None]] = {night: {} for night in ids["nights"]}
-    won: dict[int, Counter[int]] = {}
+    won: dict[int, dict[int, int]] = {night: {} for night in ids["nights"]}
     for night_id, game_id, cached, over, problem, winner in run(NIGHT_GAMES, ids).all():
         games[night_id][game_id] = not over if cached is not None and problem is None else None
         if winner is not None:
-            won.setdefault(night_id, Counter())[winner] += 1
+            wins = won[night_id]
+            wins[winner] = wins.get(winner, 0) + 1
     lines = []
     for night in shown:
         seated, played = players[night.id], list(games[night.id].values())
-        wins = won.get(night.id)
+        wins = won[night.id]
         if wins:
             place = {player: index for index, player in enumerate(seated)}
             ranked = tuple((seated[player], count) for player, count in

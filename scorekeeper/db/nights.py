@@ -11,9 +11,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from functools import cache
 
-from sqlalchemy import Integer, bindparam, case, extract, func, or_, select, union_all
-from sqlalchemy.ext.compiler import compiles
-from sqlalchemy.sql.functions import FunctionElement
+from sqlalchemy import bindparam, case, func, or_, select, union_all
 
 from .. import rules
 from ..extensions import db
@@ -159,10 +157,10 @@ def neighbour_rows(night, each_side: int = 3) -> list:
 def _neighbours(*columns):
     """Return the statements finding the nights after and before one (built once)."""
     started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
-    newer = (select(*columns).where(_shown(), Night.id != night_id, or_(
+    newer = (select(*columns).where(shown(), Night.id != night_id, or_(
         Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
         .order_by(Night.started_at, Night.id).limit(limit))
-    older = (select(*columns).where(_shown(), Night.id != night_id, or_(
+    older = (select(*columns).where(shown(), Night.id != night_id, or_(
         Night.started_at < started, (Night.started_at == started) & (Night.id < night_id)))
         .order_by(Night.started_at.desc(), Night.id.desc()).limit(limit))
     return newer, older
@@ -214,100 +212,7 @@ def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, 
 
 
 @cache
-def _shown():
+def shown():
     """Return the condition for a night to be listed: it holds a game, a name or notes
     (built once: an EXISTS is slow to build)."""
     return or_(Night.games.any(), Night.name.is_not(None), Night.notes.is_not(None))
-
-
-# History's list: a night is listed if it holds a game, a name or notes. Counted over every
-# night, the games' nights are read once from their index (an EXISTS reads it once a night);
-# for a page of twenty, or the nights just before and after one, the EXISTS is cheaper. (A
-# game in no night makes the IN unknown, not true, for a night it does not hold: the same.)
-_COUNTED = or_(Night.id.in_(select(Game.night_id)), Night.name.is_not(None),
-               Night.notes.is_not(None))
-_NEWEST_FIRST = (Night.started_at.desc(), Night.id.desc())
-
-
-@cache
-def _on_days(runs: int):
-    """Return the condition that a night began on one of `runs` runs of days, the Nth from
-    `from_N` to before `until_N` (built once for each number of runs)."""
-    return or_(*((Night.started_at >= bindparam(f"from_{n}"))
-                 & (Night.started_at < bindparam(f"until_{n}")) for n in range(runs)))
-
-
-def _days_bound(days) -> dict[str, datetime]:
-    """Return the bounds of runs of days, (first, last) dates, as `_on_days` binds them: from
-    the first day's start to the start of the day after the last."""
-    bound = {}
-    for n, (first, last) in enumerate(days):
-        bound[f"from_{n}"] = datetime.combine(first, time())
-        bound[f"until_{n}"] = datetime.combine(last + timedelta(days=1), time())
-    return bound
-
-
-@cache
-def _listed_rows(runs: int | None):
-    """Return the statement reading a page of the nights history lists as plain columns, of
-    all time (None) or on `runs` runs of days (built once each)."""
-    query = select(*ROW).where(_shown())
-    if runs is not None:
-        query = query.where(_on_days(runs))
-    return query.order_by(*_NEWEST_FIRST).limit(bindparam("limit")).offset(bindparam("offset"))
-
-
-def listed_rows(limit: int, offset: int, days=None) -> list:
-    """Return a page of the nights history lists, newest first, as plain columns (ROW): of
-    those that began on `days` (runs of days, each its first and last date), if given."""
-    if days is not None and not days:
-        return []
-    query = _listed_rows(None if days is None else len(days))
-    at = {"limit": limit, "offset": offset, **_days_bound(days or ())}
-    return db.session.connection().execute(query, at).all()
-
-
-class year_of(FunctionElement):  # noqa: N801 (an SQL function, named as one)
-    """The year of a date and time, as a number: EXTRACT(YEAR FROM ...)."""
-
-    type = Integer()
-    inherit_cache = True
-
-
-@compiles(year_of)
-def _year_of(element, compiler, **kw):
-    return compiler.process(extract("year", *element.clauses), **kw)
-
-
-@compiles(year_of, "sqlite")
-def _year_of_in_sqlite(element, compiler, **kw):
-    # SQLite keeps a date and time as SQLAlchemy writes it, "2026-11-21 20:00:00.000000":
-    # its first four characters are the year, read without parsing it as strftime would
-    # (that took a third of the time of counting every night by year).
-    return f"CAST(substr({compiler.process(element.clauses, **kw)}, 1, 4) AS INTEGER)"
-
-
-@cache
-def _years(runs: int | None):
-    """Return the statement counting the nights history lists in each year, newest first, of
-    all time (None) or on `runs` runs of days (built once each)."""
-    year = year_of(Night.started_at)
-    query = select(year, func.count(Night.id))
-    query = (query.where(_COUNTED) if runs is None
-             else query.where(_shown(), _on_days(runs)))
-    return query.group_by(year).order_by(year.desc())
-
-
-def year_pages(per_page: int, days=None) -> tuple[list[tuple[int, int]], int]:
-    """Return each year with nights and the history page its newest night is on, newest
-    first, and how many nights are listed in all (of those that began on `days`, runs of
-    days, if given)."""
-    if days is not None and not days:
-        return [], 0
-    counts = db.session.connection().execute(
-        _years(None if days is None else len(days)), _days_bound(days or ())).all()
-    pages, before = [], 0
-    for value, count in counts:
-        pages.append((int(value), before // per_page + 1))
-        before += count
-    return pages, before

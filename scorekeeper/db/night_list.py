@@ -1,0 +1,111 @@
+"""History's list of nights: the nights it lists, a page of them at a time, newest first,
+and how many each year holds (the page each year begins on), of all time or of a season's
+days. The statements are built once (once for each number of runs of days a season has)."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from functools import cache
+
+from sqlalchemy import Integer, bindparam, extract, func, or_, select
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
+
+from ..extensions import db
+from .models import Game, Night
+from .nights import ROW, shown
+
+NEWEST_FIRST = (Night.started_at.desc(), Night.id.desc())
+
+
+def counted(night):
+    """Return the condition that a night (or an alias of it) is listed, as a count of every
+    night asks it: the games' nights read once from their index (an IN), where a page of
+    twenty asks an EXISTS of each. A game in no night makes the IN unknown, not true, for
+    a night it is not in: the same."""
+    return or_(night.id.in_(select(Game.night_id)), night.name.is_not(None),
+               night.notes.is_not(None))
+
+
+@cache
+def _on_days(runs: int):
+    """Return the condition that a night began on one of `runs` runs of days, the Nth from
+    `from_N` to before `until_N`."""
+    return or_(*((Night.started_at >= bindparam(f"from_{n}"))
+                 & (Night.started_at < bindparam(f"until_{n}")) for n in range(runs)))
+
+
+def _days_bound(days) -> dict[str, datetime]:
+    """Return the bounds of runs of days, (first, last) dates, as `_on_days` binds them: from
+    the first day's start to the start of the day after the last."""
+    bound = {}
+    for n, (first, last) in enumerate(days):
+        bound[f"from_{n}"] = datetime.combine(first, time())
+        bound[f"until_{n}"] = datetime.combine(last + timedelta(days=1), time())
+    return bound
+
+
+@cache
+def _page(runs: int | None):
+    """Return the statement reading a page of the nights listed as plain columns (ROW), of
+    all time (None) or on `runs` runs of days."""
+    query = select(*ROW).where(shown())
+    if runs is not None:
+        query = query.where(_on_days(runs))
+    return query.order_by(*NEWEST_FIRST).limit(bindparam("limit")).offset(bindparam("offset"))
+
+
+def page_rows(limit: int, offset: int, days=None) -> list:
+    """Return a page of the nights history lists, newest first, as plain columns (ROW): of
+    those that began on `days` (runs of days, each its first and last date), if given."""
+    if days is not None and not days:
+        return []
+    query = _page(None if days is None else len(days))
+    at = {"limit": limit, "offset": offset, **_days_bound(days or ())}
+    return db.session.connection().execute(query, at).all()
+
+
+class year_of(FunctionElement):  # noqa: N801 (an SQL function, named as one)
+    """The year of a date and time, as a number: EXTRACT(YEAR FROM ...)."""
+
+    type = Integer()
+    inherit_cache = True
+
+
+@compiles(year_of)
+def _year_of(element, compiler, **kw):
+    return compiler.process(extract("year", *element.clauses), **kw)
+
+
+@compiles(year_of, "sqlite")
+def _year_of_in_sqlite(element, compiler, **kw):
+    # SQLite keeps a date and time as SQLAlchemy writes it, "2026-11-21 20:00:00.000000":
+    # its first four characters are the year, read without parsing it as strftime would.
+    return f"CAST(substr({compiler.process(element.clauses, **kw)}, 1, 4) AS INTEGER)"
+
+
+# Each year's nights listed, newest first.
+_YEAR = year_of(Night.started_at)
+_EACH_YEAR = (select(_YEAR, func.count(Night.id)).where(counted(Night))
+              .group_by(_YEAR).order_by(_YEAR.desc()))
+
+
+@cache
+def _counted_on(runs: int):
+    """Return the statement counting the nights listed on `runs` runs of days."""
+    return select(func.count()).select_from(Night).where(shown(), _on_days(runs))
+
+
+def year_pages(per_page: int, days=None) -> tuple[list[tuple[int, int]], int]:
+    """Return each year with nights and the history page its newest night is on, newest
+    first, and how many nights are listed in all; of those that began on `days` (runs of
+    days, each its first and last date), if given: only how many (a season's list has no
+    row of years)."""
+    run = db.session.connection().execute
+    if days is not None:
+        return [], run(_counted_on(len(days)), _days_bound(days)).scalar_one() if days else 0
+    pages, before = [], 0
+    for year, count in run(_EACH_YEAR).all():
+        pages.append((int(year), before // per_page + 1))
+        before += count
+    return pages, before

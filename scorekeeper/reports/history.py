@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from ..db.models import Game, GameResult, Night, Player, ResultSeat, Seat
+from ..db.models import Game, GameResult, Night, Player, RatingStep, ResultSeat, Seat
 from ..extensions import db
 from ..words import day
 
@@ -84,9 +84,10 @@ class NightSummary:
     wins: tuple[tuple[str, int], ...]  # (name, games won), most first
     unfinished: int
     broken: int = 0  # games the rules refuse as stored: they need repair
-    # The seats with a result, in the order the games were played (the night's story reads
-    # them): (game, player's id, name, won, over).
-    results: tuple[tuple[int, int, str, bool, bool], ...] = ()
+    # The seats with a result, in the order the games were played, as the night's story reads
+    # them (story.NIGHT_SEATS): game, player's id, name, won, over, and the rating step made
+    # (variant, games, mu and sigma before and after; None if not rated).
+    results: tuple[tuple, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,11 +167,16 @@ OF_NIGHT = (GAME_ROWS.where(Game.night_id == bindparam("night"))
             .order_by(Game.created_at, Game.id))  # in the order played
 OF_IDS = GAME_ROWS.where(Game.id.in_(_GAMES))
 # A night's seats in seat order, each with its place and total once the game has a result.
+# With the rating step each made, for the night's story.
 NIGHT_SEATED = (select(Seat.game_id, Seat.player_id, Player.name, ResultSeat.place,
-                       ResultSeat.total, ResultSeat.won, ResultSeat.over)
+                       ResultSeat.total, ResultSeat.won, ResultSeat.over, RatingStep.variant,
+                       RatingStep.games, RatingStep.mu_before, RatingStep.sigma_before,
+                       RatingStep.mu_after, RatingStep.sigma_after)
                 .join(Game, Game.id == Seat.game_id).join(Player, Player.id == Seat.player_id)
                 .outerjoin(ResultSeat, (ResultSeat.game_id == Seat.game_id)
                            & (ResultSeat.player_id == Seat.player_id))
+                .outerjoin(RatingStep, (RatingStep.game_id == Seat.game_id)
+                           & (RatingStep.player_id == Seat.player_id))
                 .where(Game.night_id == bindparam("night")).order_by(Seat.game_id, Seat.seat))
 
 
@@ -183,11 +189,11 @@ def summarise(night: Night | NightRow) -> NightSummary:
     seated: dict[int, list[str]] = defaultdict(list)
     placed: dict[int, list[tuple[int, Standing]]] = defaultdict(list)
     results: dict[int, list[tuple]] = defaultdict(list)
-    for game_id, player_id, name, place, total, won, over in run(NIGHT_SEATED, at).all():
+    for game_id, player_id, name, place, total, won, over, *step in run(NIGHT_SEATED, at).all():
         seated[game_id].append(name)
         if place is not None:
             placed[game_id].append((place, Standing(name, total, won)))
-            results[game_id].append((game_id, player_id, name, won, over))
+            results[game_id].append((game_id, player_id, name, won, over, *step))
     games = [_summary(row, seated[row.id], [s for _, s in sorted(placed[row.id], key=_first)])
              for row in rows]
     return summary_of(night, sorted(games, key=_id),

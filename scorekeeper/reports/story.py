@@ -36,11 +36,17 @@ class Finished:
 
 # The statements are built once, what they ask bound when they run (building one costs more
 # than SQLite takes to answer it).
-# The night's seats with a result, in the order its games were played, with their names.
+# The night's seats with a result, in the order its games were played, with their names,
+# and the rating step each made if the game was rated: what the story reads of the night
+# (history.summarise reads the same with the night's standings).
+STEP = (RatingStep.variant, RatingStep.games, RatingStep.mu_before, RatingStep.sigma_before,
+        RatingStep.mu_after, RatingStep.sigma_after)
 NIGHT_SEATS = (select(Game.id, ResultSeat.player_id, Player.name, ResultSeat.won,
-                      ResultSeat.over)
+                      ResultSeat.over, *STEP)
                .join(ResultSeat, ResultSeat.game_id == Game.id)
                .join(Player, Player.id == ResultSeat.player_id)
+               .outerjoin(RatingStep, (RatingStep.game_id == ResultSeat.game_id)
+                          & (RatingStep.player_id == ResultSeat.player_id))
                .where(Game.night_id == bindparam("night"))
                .order_by(Game.created_at, Game.id, ResultSeat.player_id))
 # The games played up to one (the night's last), latest first, a window of them at a time
@@ -63,7 +69,7 @@ def _night(results: Iterable[tuple]) -> tuple[list[Finished], dict[int, str]]:
     of its games, by name, from its seats' results in the order played (NIGHT_SEATS)."""
     games: dict[int, list[int]] = {}
     names: dict[int, str] = {}
-    for game_id, player_id, name, won, over in results:
+    for game_id, player_id, name, won, over, *_ in results:
         names[player_id] = name
         if over:
             winners = games.setdefault(game_id, [])
@@ -130,31 +136,33 @@ def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[s
                                   names=together(best), wins=most))
     lines += _runs(games, names)
     lines += [records.told(best) for best in records.night_records(night_id)[:RECORDS]]
-    lines += _rise(night_id, names)
+    lines += _rise(results, names)
     return lines
 
 
-# The rating steps of a night's games, each player's in the order played.
-NIGHT_STEPS = (select(RatingStep.player_id, RatingStep.variant, RatingStep.games,
-                      RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu_after,
-                      RatingStep.sigma_after)
-               .join(Game, Game.id == RatingStep.game_id)
-               .where(Game.night_id == bindparam("night")).order_by(RatingStep.games))
-
-
-def _rise(night_id: int, names: dict[int, str]) -> list[str]:
+def _rise(results: Iterable[tuple], names: dict[int, str]) -> list[str]:
     """Return the line of the night's biggest rise of a rating, from before a player's first
-    game of the night to after their last, in one variant; a provisional rating (fewer than
-    PROVISIONAL games) moves too much to tell."""
-    moves: dict[tuple[int, str], list] = {}  # (player, variant): [before, after, games]
-    for player_id, variant, games, mu_before, sigma_before, mu_after, sigma_after in (
-            db.session.connection().execute(NIGHT_STEPS, {"night": night_id})):
-        move = moves.setdefault((player_id, variant),
-                                [figure(mu_before, sigma_before), 0, 0])
-        move[1:] = figure(mu_after, sigma_after), games
-    risen = [(after - before, names.get(player_id, ""), variant, after)
-             for (player_id, variant), (before, after, games) in moves.items()
-             if games >= PROVISIONAL and after > before and player_id in names]
+    game of the night to after their last, in one variant (by the steps its seats' results
+    carry); a provisional rating (fewer than PROVISIONAL games) moves too much to tell."""
+    moves: dict[tuple[int, str], list] = {}  # (player, variant): [first, last] steps
+    for _, player_id, _, _, _, variant, games, *figures in results:
+        if variant is None:
+            continue  # not rated
+        move = moves.get((player_id, variant))
+        if move is None:
+            moves[player_id, variant] = [(games, *figures), (games, *figures)]
+        elif games < move[0][0]:
+            move[0] = (games, *figures)
+        elif games > move[1][0]:
+            move[1] = (games, *figures)
+    risen = []
+    # Of two rises alike (one player's, in two variants), the one whose first step of the
+    # night is the fewest games of its variant is told.
+    for (player_id, variant), (first, last) in sorted(moves.items(),
+                                                      key=lambda move: move[1][0][0]):
+        before, after = figure(first[1], first[2]), figure(last[3], last[4])
+        if last[0] >= PROVISIONAL and after > before and player_id in names:
+            risen.append((after - before, names[player_id], variant, after))
     if not risen:
         return []
     rise, name, variant, after = min(risen, key=lambda r: (-r[0], r[1].casefold()))

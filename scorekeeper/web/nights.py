@@ -170,7 +170,8 @@ def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
     board = link("games.scoreboard", "game_id")
     numbered = Markup(say.ugettext("Game %(number)s"))
     badge = f' <span class="badge gold">{Markup(say.ugettext("winner")) % {}}</span>'
-    said: dict[tuple, str] = {}  # what the variants say, escaped: the same on every game
+    plural = say.plural  # the plural form the page's language gives a count
+    said: dict[tuple, str] = {}  # what the variants say: the same on every game
     names: dict[str, str] = {}
     shown = []
     for number, game in enumerate(games, start=1):
@@ -201,11 +202,19 @@ def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
             who = names.get(standing.name)
             if who is None:
                 who = names[standing.name] = str(bdi(standing.name))
+            total = standing.total
+            # What a total counts ("pt", "pts") is said once for each of the
+            # catalogue's plural forms (and one or not), not once for every total.
+            key = (game.variant, frozen, plural(total), total == 1)
+            unit = said.get(key) if frozen else None
+            if unit is None:
+                unit = home.unit(game.settings, total)
+                if frozen:
+                    said[key] = unit
             placed.append(Placed(
                 ("won" if standing.won else "") + (" lead" if place == 1 and not game.over
                                                     else ""),
-                place, Markup(who + badge if standing.won else who), standing.total,
-                home.unit(game.settings, standing.total)))
+                place, Markup(who + badge if standing.won else who), total, unit))
         shown.append(NightGame(game.id, eyebrow, True, Markup(about), game.over, won,
                                tuple(placed), href, scoreboard))
     return shown

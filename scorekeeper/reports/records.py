@@ -116,40 +116,6 @@ def _read(variant: str | None, player_id: int | None, first_day: date | None,
                                           "last_day": last_day}).all()
 
 
-FEW = 16  # games of a variant before one: its bests are read game by game, not by value
-
-
-@lru_cache(maxsize=64)
-def _before(kinds: tuple[tuple[str, str], ...]):
-    """Return the statement of the most of each (variant, fact) set before a game's key (the
-    `day_N`, `at_N` and `game_N` of the Nth), or None if none was.
-
-    From the top of the records' index down to the first best set before the key: after a
-    few games of its variant that is soon found, but before the first nights there is little
-    or nothing to find and every best of its kind would be read. So while fewer than FEW
-    games of the variant came before, their bests are read game by game instead (each from
-    the game's own key), whichever way the database would join them."""
-    parts = []
-    for n, (variant, fact) in enumerate(kinds):
-        key = tuple_(bindparam(f"day_{n}"), bindparam(f"at_{n}"), bindparam(f"game_{n}"))
-        earlier = (Game.variant == variant,
-                   tuple_(Game.played_on, Game.created_at, Game.id) < key)
-        few = select(func.count()).select_from(
-            select(Game.id).where(*earlier).limit(FEW).subquery()).scalar_subquery() < FEW
-        game_by_game = select(func.max(
-            select(func.max(ResultBest.value))
-            .where(ResultBest.game_id == Game.id, ResultBest.fact == fact)
-            .scalar_subquery())).where(*earlier).scalar_subquery()
-        from_the_top = (select(ResultBest.value)
-                        .where(ResultBest.variant == variant, ResultBest.fact == fact,
-                               tuple_(ResultBest.played_on, ResultBest.created_at,
-                                      ResultBest.game_id) < key)
-                        .order_by(ResultBest.value.desc()).limit(1).scalar_subquery())
-        parts.append(select(literal(variant).label("variant"), literal(fact).label("fact"),
-                            case((few, game_by_game), else_=from_the_top).label("value")))
-    return union_all(*parts)
-
-
 def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
     line = lines[row.variant, row.fact]
     return Best(row.variant, row.fact, gettext(line.label), row.value, line.said(row.value),
@@ -223,41 +189,63 @@ def told(best: Best) -> str:
                    variant=gettext(home.in_a_sentence))
 
 
-# Every best of a night's games, with its player's and the night's names.
-NIGHT_BESTS = (select(ResultBest.variant, ResultBest.fact, ResultBest.value,
-                      ResultBest.player_id, ResultBest.game_id, ResultBest.played_on,
-                      ResultBest.created_at, Game.night_id, Player.name,
-                      Night.name.label("night_name"))
-               .join(Game, Game.id == ResultBest.game_id)
-               .join(Player, Player.id == ResultBest.player_id)
-               .join(Night, Night.id == Game.night_id)
-               .where(Game.night_id == bindparam("night")))
+FEW = 16  # games of a variant before one: its bests are read game by game, not by value
+
+
+def _most_before(best):
+    """Return the most of a best's kind set before its game (None if none was), for a best
+    of an enclosing statement (its variant, fact and game's key).
+
+    From the top of the records' index down to the first best set before the key: after a
+    few games of its variant that is soon found, but before the first nights there is little
+    or nothing to find and every best of its kind would be read. So while fewer than FEW
+    games of the variant came before, their bests are read game by game instead (each from
+    the game's own key), whichever way the database would join them: a CASE, of which the
+    database works out one side."""
+    key = tuple_(best.played_on, best.created_at, best.game_id)
+    earlier = (Game.variant == best.variant,
+               tuple_(Game.played_on, Game.created_at, Game.id) < key)
+    few = ~select(Game.id).where(*earlier).limit(1).offset(FEW - 1).exists()
+    game_by_game = select(func.max(
+        select(func.max(ResultBest.value))
+        .where(ResultBest.game_id == Game.id, ResultBest.fact == best.fact)
+        .correlate_except(ResultBest).scalar_subquery())).where(*earlier).scalar_subquery()
+    from_the_top = (select(ResultBest.value)
+                    .where(ResultBest.variant == best.variant, ResultBest.fact == best.fact,
+                           tuple_(ResultBest.played_on, ResultBest.created_at,
+                                  ResultBest.game_id) < key)
+                    .order_by(ResultBest.value.desc()).limit(1).scalar_subquery())
+    return case((few, game_by_game), else_=from_the_top)
+
+
+# The night's most of each kind of best (the first, of equals: as a record is held), with
+# its player's and the night's names, and the most of its kind set before it: one statement.
+_TONIGHT = (select(ResultBest.variant, ResultBest.fact, ResultBest.value, ResultBest.player_id,
+                   ResultBest.game_id, ResultBest.played_on, ResultBest.created_at,
+                   Game.night_id, Player.name, Night.name.label("night_name"),
+                   func.row_number().over(
+                       partition_by=(ResultBest.variant, ResultBest.fact),
+                       order_by=(ResultBest.value.desc(), ResultBest.played_on,
+                                 ResultBest.created_at, ResultBest.game_id,
+                                 ResultBest.player_id)).label("rank"))
+            .join(Game, Game.id == ResultBest.game_id)
+            .join(Player, Player.id == ResultBest.player_id)
+            .join(Night, Night.id == Game.night_id)
+            .where(Game.night_id == bindparam("night")).subquery())
+NIGHT_RECORDS = (select(*(column for column in _TONIGHT.c if column.name != "rank"),
+                        _most_before(_TONIGHT.c).label("before"))
+                 .where(_TONIGHT.c.rank == 1))
 
 
 def night_records(night_id: int) -> list[Best]:
     """Return the table's records set on a night: for each record, the night's most of it
     (the first, of equals) where it beats every game played before it; a record set in the
-    first game of its variant, with nothing to beat, is not counted. Two statements."""
+    first game of its variant, with nothing to beat, is not counted. One statement."""
     lines = _lines()
     said = {(name, line.fact): line for name, line in lines}
-    tonight: dict[tuple[str, str], tuple] = {}
     # Through the connection, as plain rows: the session's way round costs more than SQLite.
-    run = db.session.connection().execute
-    for row in run(NIGHT_BESTS, {"night": night_id}).all():
-        key = (row.variant, row.fact)
-        order = (-row.value, row.played_on, row.created_at, row.game_id, row.player_id)
-        if key in said and (key not in tonight or order < tonight[key][0]):
-            tonight[key] = (order, row)
-    if not tonight:
-        return []
-    kinds = tuple(sorted(tonight))
-    keys = {}
-    for n, kind in enumerate(kinds):
-        row = tonight[kind][1]
-        keys.update({f"day_{n}": row.played_on, f"at_{n}": row.created_at,
-                     f"game_{n}": row.game_id})
-    before = {(row.variant, row.fact): row.value
-              for row in run(_before(kinds), keys).all() if row.value is not None}
-    beaten = [_best(row, said) for key, (_, row) in tonight.items()
-              if key in before and row.value > before[key]]
+    beaten = [_best(row, said) for row in
+              db.session.connection().execute(NIGHT_RECORDS, {"night": night_id}).all()
+              if (row.variant, row.fact) in said and row.before is not None
+              and row.value > row.before]
     return [best for bests in _grouped(beaten, lines, lambda b: b).values() for best in bests]

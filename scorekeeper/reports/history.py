@@ -180,12 +180,37 @@ NIGHT_SEATED = (select(Seat.game_id, Seat.player_id, Player.name, ResultSeat.pla
                 .where(Game.night_id == bindparam("night")).order_by(Seat.game_id, Seat.seat))
 
 
+# A night with its games in the order played (one row with no game if it holds none).
+NIGHT_READ = (select(Night.id.label("night"), Night.started_at, Night.name.label("night_name"),
+                     Night.notes, *GAME_ROWS.selected_columns)
+              .select_from(Night).outerjoin(Game, Game.night_id == Night.id)
+              .outerjoin(GameResult, GameResult.game_id == Game.id)
+              .where(Night.id == bindparam("night")).order_by(Game.created_at, Game.id))
+
+
 def summarise(night: Night | NightRow) -> NightSummary:
     """Return a night's players (in order of first seat), games with results, who won, and
     its seats' results in the order played: two statements, its games and their seats."""
-    run = db.session.connection().execute
+    return _summarised(night, db.session.connection().execute(
+        OF_NIGHT, {"night": night.id}).all())
+
+
+def night_summary(night_id: int) -> NightSummary | None:
+    """Return `summarise` of a night read with its games (None if there is no such night):
+    two statements, the night with its games and their seats."""
+    rows = db.session.connection().execute(NIGHT_READ, {"night": night_id}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    return _summarised(NightRow(first.night, first.started_at, first.night_name, first.notes),
+                       [row for row in rows if row.id is not None])
+
+
+def _summarised(night: Night | NightRow, rows: Sequence) -> NightSummary:
+    """Return the summary of a night from its games' rows (GAME_ROWS, in the order played)
+    and their seats, read here."""
     at = {"night": night.id}
-    rows = run(OF_NIGHT, at).all()
+    run = db.session.connection().execute
     seated: dict[int, list[str]] = defaultdict(list)
     placed: dict[int, list[tuple[int, Standing]]] = defaultdict(list)
     results: dict[int, list[tuple]] = defaultdict(list)

@@ -58,10 +58,10 @@ def _listing(page: int, season: Seen) -> dict | None:
                       if season.shown.all_time and len(years) > 1 else [])}
 
 
-def _night_page(night: history.NightRow, form: NightForm, errors: dict[str, str],
+def _night_page(summary: history.NightSummary, form: NightForm, errors: dict[str, str],
                 status: int = 200):
     """Render a night: its story, its games' final standings and the name-and-notes form."""
-    summary = history.summarise(night)
+    night = summary.night
     return render_template("history/night.html", summary=summary,
                            games=night_games(summary.games), form=form, errors=errors,
                            label=history.label(night),
@@ -71,10 +71,12 @@ def _night_page(night: history.NightRow, form: NightForm, errors: dict[str, str]
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
 def night(night_id: int):
     """Show a night's games; rename it or change its notes."""
-    row = nights.night_row(night_id)  # plain columns: the page changes nothing of it
-    if row is None:
+    # Read with its games as plain rows (the page changes nothing of them), before a change
+    # is checked: a change that is saved is answered with a redirect.
+    summary = history.night_summary(night_id)
+    if summary is None:
         abort(404)
-    found = history.NightRow(*row)
+    found = summary.night
     form = NightForm(obj=found) if request.method == "GET" else NightForm()
     errors: dict[str, str] = {}
     if form.validate_on_submit():
@@ -90,7 +92,7 @@ def night(night_id: int):
             errors[field] = f"{label} {reason(error)}."
     elif request.method == "POST":
         errors["name"] = expired(again="save again")
-    return _night_page(found, form, errors, 422 if errors else 200)
+    return _night_page(summary, form, errors, 422 if errors else 200)
 
 
 def _move_form(offered: Sequence[history.NightRow], formdata=None) -> MoveGameForm:

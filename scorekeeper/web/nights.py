@@ -32,41 +32,30 @@ def link(endpoint: str, key: str, **values) -> tuple[str, str]:
 
 
 @dataclass(frozen=True)
-class ListedNight:
-    """A line of the list of nights with its link and words worked out for the page."""
-
-    id: int
-    href: str
-    day: str  # "Sat 21 Nov 2026"
-    name: str | None
-    players: Markup  # "Ann · Ben · Cy", each isolated, or "No games"
-    games: Markup  # "4 games · <span class="wins">won by <b>Ann</b> ×2, <b>Ben</b></span>"
-
-
-@dataclass(frozen=True)
 class Month:
-    """The nights of a month on a page of the list, newest first."""
+    """The nights of a month on a page of the list, newest first: a line of HTML each."""
 
     said: str  # "November 2026"
-    nights: list[ListedNight]
+    nights: Markup
 
 
 def listed_months(lines: Sequence[history.NightLine]) -> list[Month]:
-    """Return a page of the list of nights grouped by month, each line as the template
-    writes it: its words said as the template's _() and ngettext say them (the sentence as
-    markup, its numbers put in), the names isolated and joined here."""
+    """Return a page of the list of nights grouped by month, each night's line written here
+    as HTML (as a game's board writes its rows: a template's loop over twenty nights cost
+    more than working them out): its words said as the template's _() and ngettext say
+    them (the sentence as markup, its numbers put in), the names isolated and joined."""
     if not lines:
         return []
     say = get_translations()
-    before, after = link("history.night", "night_id")
+    before, after = map(escape, link("history.night", "night_id"))
     # The same few names fill a page: each isolated once. A line is joined as plain text,
     # every part of it markup already (a name escaped and isolated by bdi, a word from the
-    # catalogue with only numbers put in).
+    # catalogue with only numbers put in) or escaped here.
     names = {name: str(bdi(name)) for name in {n for line in lines for n in line.players}}
     nobody = Markup(say.ugettext("No games")) % {}
     won_by = Markup(say.ugettext("won by")) % {}
     counted: dict[int, str] = {}
-    months: list[Month] = []
+    months: list[tuple[str, list[str]]] = []
     shown_month = None
     for line in lines:
         night = line.night
@@ -88,12 +77,15 @@ def listed_months(lines: Sequence[history.NightLine]) -> list[Month]:
         started = night.started_at
         if (started.year, started.month) != shown_month:
             shown_month = (started.year, started.month)
-            months.append(Month(month_of(started), []))
-        months[-1].nights.append(ListedNight(
-            night.id, f"{before}{night.id}{after}", day(started), night.name,
-            Markup(" · ".join([names[name] for name in line.players]) if line.players
-                   else nobody), Markup(said)))
-    return months
+            months.append((month_of(started), []))
+        named = f' <span class="name">{escape(night.name)}</span>' if night.name else ""
+        players = " · ".join([names[name] for name in line.players]) if line.players else nobody
+        months[-1][1].append(
+            f'\n  <li><a href="{before}{night.id}{after}" data-night="{night.id}">'
+            f'\n    <span class="when"><b>{escape(day(started))}</b>{named}</span>'
+            f'\n    <span class="players">{players}</span>'
+            f'\n    <span class="games">{said}</span>\n  </a></li>')
+    return [Month(month, Markup("".join(nights))) for month, nights in months]
 
 
 @dataclass(frozen=True)
@@ -133,18 +125,6 @@ class Pages:
 
 
 @dataclass(frozen=True)
-class Placed:
-    """A player's place in a game of a night's page: its class, place, name (with the
-    winner's badge), total and what the total counts."""
-
-    css: str  # "won", " lead" (the leader of a game still going), or ""
-    place: int
-    who: Markup
-    total: int
-    unit: str  # "pts"
-
-
-@dataclass(frozen=True)
 class NightGame:
     """A game of a night's page, with its words and links worked out for the page."""
 
@@ -154,7 +134,7 @@ class NightGame:
     about: Markup  # "House set · 500 each · 20 hands"
     over: bool
     won: Markup  # "Ann wins", "Ann & Ben win"
-    standings: tuple[Placed, ...]
+    standings: Markup  # a line of HTML for each player: place, name, total and its unit
     href: str  # its page, hand by hand
     scoreboard: str
 
@@ -162,7 +142,9 @@ class NightGame:
 def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
     """Return a night's games as its page shows them: each sentence said as the template's
     _() and ngettext say it (the sentence as markup, what is put in escaped); a variant's
-    name, its settings and rounds in words, and each name, worked out once for the page."""
+    name, its settings and rounds in words, and each name, worked out once for the page;
+    the standings written here as HTML (a template's loop over each player of each game
+    cost more than working them out)."""
     if not games:
         return []
     say = get_translations()
@@ -183,8 +165,8 @@ def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
         href = f"{page[0]}{game.id}{page[1]}"
         scoreboard = f"{board[0]}{game.id}{board[1]}"
         if not game.readable:
-            shown.append(NightGame(game.id, eyebrow, False, Markup(), False, Markup(), (),
-                                   href, scoreboard))
+            shown.append(NightGame(game.id, eyebrow, False, Markup(), False, Markup(),
+                                   Markup(), href, scoreboard))
             continue
         frozen = _frozen(game.settings)
         about = said.get((game.variant, frozen, game.rounds)) if frozen else None
@@ -211,12 +193,15 @@ def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
                 unit = home.unit(game.settings, total)
                 if frozen:
                     said[key] = unit
-            placed.append(Placed(
-                ("won" if standing.won else "") + (" lead" if place == 1 and not game.over
-                                                    else ""),
-                place, Markup(who + badge if standing.won else who), total, unit))
+            kind = ("won" if standing.won else "") + (" lead" if place == 1 and not game.over
+                                                       else "")
+            placed.append(
+                f'\n    <li class="{kind}">\n      <span class="place">{place}</span>'
+                f'\n      <span class="who">{who}{badge if standing.won else ""}</span>'
+                f'\n      <span class="total">{total} <small>{escape(unit)}</small></span>'
+                f'\n    </li>')
         shown.append(NightGame(game.id, eyebrow, True, Markup(about), game.over, won,
-                               tuple(placed), href, scoreboard))
+                               Markup("".join(placed)), href, scoreboard))
     return shown
 
 

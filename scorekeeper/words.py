@@ -87,9 +87,11 @@ def language() -> str:
     """Return this request's language code ("en" or "es"), worked out once per request."""
     if not has_request_context():
         return str(get_locale() or DEFAULT)
-    if "kc_language" not in g:
-        g.kc_language = str(get_locale() or DEFAULT)
-    return g.kc_language
+    state = g._get_current_object()  # once: each look-up through the proxy costs more
+    said = getattr(state, "kc_language", None)
+    if said is None:
+        said = state.kc_language = str(get_locale() or DEFAULT)
+    return said
 
 
 def _dated(when, english: str, cldr: str) -> str:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from waitress.server import create_server  # noqa: E402
 
 from bench import PLAYERS, fresh_app  # noqa: E402
-from scorekeeper.server.serve import WAITRESS, compile_templates  # noqa: E402
+from scorekeeper.server.serve import WAITRESS, ready  # noqa: E402
 
 WATCHERS = 8
 POLL_S = 0.7
@@ -35,7 +35,7 @@ def serve(app) -> tuple[int, object]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    compile_templates(app)  # as `make run` does before it serves
+    ready(app)  # as `make run` does before it serves
     server = create_server(app, host="127.0.0.1", port=port, **WAITRESS)  # as `make run`
     threading.Thread(target=server.run, daemon=True).start()
     return port, server

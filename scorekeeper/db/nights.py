@@ -157,10 +157,10 @@ def neighbour_rows(night, each_side: int = 3) -> list:
 def _neighbours(*columns):
     """Return the statements finding the nights after and before one (built once)."""
     started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
-    newer = (select(*columns).where(shown(), Night.id != night_id, or_(
+    newer = (select(*columns).where(listed(), Night.id != night_id, or_(
         Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
         .order_by(Night.started_at, Night.id).limit(limit))
-    older = (select(*columns).where(shown(), Night.id != night_id, or_(
+    older = (select(*columns).where(listed(), Night.id != night_id, or_(
         Night.started_at < started, (Night.started_at == started) & (Night.id < night_id)))
         .order_by(Night.started_at.desc(), Night.id.desc()).limit(limit))
     return newer, older
@@ -211,8 +211,11 @@ def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, 
             db.session.connection().execute(_COUNTS, {"nights": night_ids, "game": game_id})}
 
 
-@cache
-def shown():
-    """Return the condition for a night to be listed: it holds a game, a name or notes
-    (built once: an EXISTS is slow to build)."""
-    return or_(Night.games.any(), Night.name.is_not(None), Night.notes.is_not(None))
+def listed(night=Night):
+    """Return the condition that a night (or an alias of it) is listed: it holds a game, a
+    name or notes. Its games asked of their index as an IN, which SQLite answers from the
+    index for each night it reads (an EXISTS is a subquery run for each: a third slower
+    over every night, as for a page far back). A game in no night makes the IN unknown,
+    not true, for a night it is not in: the same."""
+    return or_(night.id.in_(select(Game.night_id)), night.name.is_not(None),
+               night.notes.is_not(None))

@@ -17,6 +17,39 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first
                   "--disable-sync", "--disable-dev-shm-usage"]
 
 
+def busy(page) -> float:
+    """Return how long this phone takes right now to fetch its own page, the slowest of
+    three: what a busy machine adds to drawing a page (a few hundredths of a second on a
+    quiet one)."""
+    return max(page.evaluate("""async () => {
+        const started = performance.now();
+        await (await fetch(location.href, {cache: "no-store"})).text();
+        return (performance.now() - started) / 1000;
+    }""") for _ in range(3))
+
+
+def fetched_since(page, since: float) -> float:
+    """Return the seconds this phone spent waiting for the machine since `since` (a
+    time.time()): its questions, pages and page loads begun since then, as the phone itself
+    timed them. On a busy machine these stretch; the phone's own rhythm does not."""
+    return page.evaluate("""(since) => performance.getEntriesByType("navigation")
+        .concat(performance.getEntriesByType("resource"))
+        .filter((e) => performance.timeOrigin + e.startTime >= since)
+        .reduce((sum, e) => sum + (e.responseEnd - e.startTime), 0) / 1000""", since * 1000)
+
+
+def follows_within(page, locator, since: float, seconds: float = 1.0) -> float:
+    """Wait for `locator` on `page`, and hold it to showing within `seconds` of `since` (a
+    time.time()), plus what the machine took to answer this phone meanwhile and what it takes
+    now to draw a page: a phone follows the table by its own clock, whatever the machine's
+    load. Return the seconds it took."""
+    locator.wait_for(timeout=8_000)
+    took = time.time() - since
+    allowed = seconds + fetched_since(page, since) + 2 * busy(page)
+    assert took <= allowed, f"showed after {took:.2f} s (allowed {allowed:.2f} s)"
+    return took
+
+
 class Taps:
     """Counts the taps a person makes, so a test can hold a page to its promise."""
 

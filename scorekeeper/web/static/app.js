@@ -222,20 +222,30 @@
         (focused && main.contains(focused) && /^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName) &&
          !/^(radio|checkbox)$/.test(focused.type));  // a key tapped is not being typed in
     };
+    /* Each refresh is numbered as it is asked for: a page asked for earlier never replaces
+       one asked for later (two answers may come back in either order), and the poll does
+       not ask while this phone's own refresh is on its way (it would wipe what that one
+       adds: "Hand 3 saved from everyone's phones."). */
+    var pageAsked = 0, pageShown = 0, ownOut = 0;
     var refreshPage = function (seen, own) {
+      var ticket = ++pageAsked;
+      if (own) ownOut += 1;
       return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
-          if (!html) return;
+          if (!html || ticket < pageShown) return;
           var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
           if (!fresh) return;
           // Tapped on meanwhile (a part half entered): left alone, asked again next tick.
           if (!own && busyHere()) return;
+          pageShown = ticket;
           $("main").innerHTML = fresh.innerHTML;
           watch = $("[data-live-version]") || watch;
           version = watch.dataset.liveVersion || seen;
           document.dispatchEvent(new CustomEvent("kc:refreshed"));
-        });
+        })
+        .then(function () { if (own) ownOut -= 1; },
+              function (error) { if (own) ownOut -= 1; throw error; });
     };
     /* A hand saved from its form opens the scoreboard in place, without a new page load:
        the screen kept awake (the wake lock, or the little video on plain HTTP) stays on,
@@ -317,13 +327,18 @@
       line.className = bad ? "error" : "flash";
       line.textContent = text;
     };
+    var sending = {};  // the parts on their way now, by action#seat
     var sendPart = function (action, body, form) {
+      var key = action + "#" + new URLSearchParams(body).get("seat");
+      sending[key] = (sending[key] || 0) + 1;
+      var gone = function () { if (!--sending[key]) delete sending[key]; };
       return fetch(action, { method: "POST", body: body, credentials: "same-origin",
                              headers: { "Content-Type": "application/x-www-form-urlencoded",
                                         "X-Part": "1", "X-Live-Panel": "1" } })
+        .then(function (r) { gone(); return r; }, function (error) { gone(); throw error; })
         .then(function (r) {
           var all = waitingParts();
-          delete all[action + "#" + new URLSearchParams(body).get("seat")];
+          delete all[key];
           keepParts(all);
           var json = /json/.test(r.headers.get("Content-Type") || "");
           // Refused before the view (the passcode): a line of text, and where to unlock.
@@ -367,9 +382,12 @@
       var form = event.target.form;
       if (form && form.hasAttribute("data-part")) form.setAttribute("data-dirty", "");
     });
+    /* Sent again once the connection is back: when the phone says so, and when the
+       machine answers a poll (a phone on a weak signal may never have said it was off). */
     var sendWaitingParts = function () {
       var all = waitingParts();
       Object.keys(all).forEach(function (key) {
+        if (sending[key]) return;
         sendPart(key.split("#")[0], all[key], $("form[data-part]")).catch(function () {});
       });
     };
@@ -425,23 +443,31 @@
        reports the cut-short request as an error). */
     var inFlight = null;
     window.addEventListener("pagehide", function () { if (inFlight) inFlight.abort(); });
+    /* A question unanswered after ASK_MS is called off and asked again: a connection that
+       went quiet without failing would otherwise leave the phone behind for good. */
+    var ASK_MS = 8000;
     var poll = function () {
-      if (document.hidden || asking) return;
+      if (document.hidden || asking || ownOut) return;
       asking = true;
-      inFlight = window.AbortController ? new AbortController() : null;
+      var before = pageAsked;  // a refresh asked for meanwhile answers this question itself
+      var control = window.AbortController ? new AbortController() : null;
+      inFlight = control;
+      var quiet = control && window.setTimeout(function () { control.abort(); }, ASK_MS);
       fetch(watch.dataset.url + "?since=" + encodeURIComponent(version),
             { credentials: "same-origin", cache: "no-store",
-              signal: inFlight ? inFlight.signal : undefined })
+              signal: control ? control.signal : undefined })
         .then(function (r) {
           if (r.status === 404) { window.location.reload(); return null; }  // deleted meanwhile
+          if (r.ok) sendWaitingParts();
           return r.status === 200 ? r.json() : null;
         })
         .then(function (now) {
-          if (now && now.next) return followed(now);
-          if (now && String(now.version) !== String(version)) return changed(String(now.version));
+          if (!now || pageAsked !== before) return;
+          if (now.next) return followed(now);
+          if (String(now.version) !== String(version)) return changed(String(now.version));
         })
         .catch(function () { /* no connection: ask again at the next tick */ })
-        .then(function () { asking = false; });
+        .then(function () { asking = false; window.clearTimeout(quiet); });
     };
     /* A change this phone made itself is not news to it; a bigger step was another phone's. */
     document.addEventListener("kc:seen", function (event) {

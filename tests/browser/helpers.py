@@ -3,6 +3,7 @@ play a game of each variant. Fixtures are in conftest.py."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -38,15 +39,44 @@ def fetched_since(page, since: float) -> float:
         .reduce((sum, e) => sum + (e.responseEnd - e.startTime), 0) / 1000""", since * 1000)
 
 
-def follows_within(page, locator, since: float, seconds: float = 1.0) -> float:
-    """Wait for `locator` on `page`, and hold it to showing within `seconds` of `since` (a
-    time.time()), plus what the machine took to answer this phone meanwhile and what it takes
-    now to draw a page: a phone follows the table by its own clock, whatever the machine's
-    load. Return the seconds it took."""
-    locator.wait_for(timeout=8_000)
-    took = time.time() - since
+_WATCH = """(([selector, text]) => {
+    const shown = window.kcShown = window.kcShown || {};
+    const key = selector + "|" + text;
+    const look = () => {
+        if (shown[key]) return;
+        for (const element of document.querySelectorAll(selector)) {
+            if (element.textContent.includes(text)) {
+                shown[key] = Date.now();
+                return;
+            }
+        }
+    };
+    new MutationObserver(look).observe(document, {subtree: true, childList: true,
+                                                  characterData: true});
+    look();
+})(%s)"""
+
+
+def watch(page, selector: str, text: str) -> None:
+    """Have the phone note the moment `text` shows in `selector`, on this page and any it
+    opens next: a test then reads when each phone showed it, not when it got round to
+    looking (phones are looked at one after another)."""
+    script = _WATCH % json.dumps([selector, text])
+    page.add_init_script(script=script)
+    page.evaluate(script)
+
+
+def follows_within(page, selector: str, text: str, since: float, seconds: float = 1.0) -> float:
+    """Wait for `text` in `selector` on `page`, and hold it to showing within `seconds` of
+    `since` (a time.time()), plus what the machine took to answer this phone meanwhile and
+    what it takes now to draw a page: a phone follows the table by its own clock, whatever
+    the machine's load. The moment it showed is the phone's own when it was `watch`ed for it
+    before. Return the seconds it took."""
+    page.locator(selector).filter(has_text=text).first.wait_for(timeout=8_000)
+    at = page.evaluate("(key) => (window.kcShown || {})[key] || null", f"{selector}|{text}")
+    took = (at / 1000 if at else time.time()) - since
     allowed = seconds + fetched_since(page, since) + 2 * busy(page)
-    assert took <= allowed, f"showed after {took:.2f} s (allowed {allowed:.2f} s)"
+    assert took <= allowed, f"{text!r} showed after {took:.2f} s (allowed {allowed:.2f} s)"
     return took
 
 

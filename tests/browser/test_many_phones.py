@@ -6,7 +6,16 @@ import time
 
 import pytest
 
-from tests.browser.helpers import PHONE, Taps, follows_within, record_cards, settled, shot, tap_deal
+from tests.browser.helpers import (
+    PHONE,
+    Taps,
+    follows_within,
+    record_cards,
+    settled,
+    shot,
+    tap_deal,
+    watch,
+)
 from tests.helpers import serve
 
 
@@ -43,12 +52,6 @@ def save(page, taps) -> float:
     return time.time()
 
 
-def shows_within(page, selector: str, text: str, since: float, seconds: float = 1.0) -> None:
-    """Wait for `text` in `selector`, and hold it to showing within `seconds` of `since`
-    (a time.time()), plus what a busy machine adds (helpers.follows_within)."""
-    follows_within(page, page.locator(selector).filter(has_text=text).first, since, seconds)
-
-
 @pytest.mark.parametrize("game", ["Penalty points", "Chip pot"])
 def test_a_hand_saved_on_one_phone_shows_on_the_other_s_scoreboard(two_phones, game):
     one, other = two_phones
@@ -57,7 +60,7 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_s_scoreboard(two_phones, g
     assert "Record hand 1" in other.locator("#record-hand").inner_text()
     record_cards(one, taps, "Ben", {"Ann": 3, "Cy": 2})
     done = save(one, taps)
-    shows_within(other, "#record-hand", "Record hand 2", done)
+    follows_within(other, "#record-hand", "Record hand 2", done)
     assert "1 hand played" in other.locator(".game-head").inner_text()
     shot(other, f"two-phones-{game.split()[0].lower()}-other")
 
@@ -69,7 +72,7 @@ def test_a_deal_saved_on_one_phone_shows_on_the_other_s_scoreboard(two_phones):
     taps.tap("#record-hand")
     tap_deal(one, taps, ["Ann", "Ben", "Ann", "Nobody"], "Ann")
     done = save(one, taps)
-    shows_within(other, ".banner", "Ann wins!", done)
+    follows_within(other, ".banner", "Ann wins!", done)
 
 
 def test_a_chips_tap_on_one_phone_shows_in_the_other_s_pot(two_phones):
@@ -79,7 +82,7 @@ def test_a_chips_tap_on_one_phone_shows_in_the_other_s_pot(two_phones):
     one.locator("#live .live-player[data-name='Ben'] .tapkey").filter(has_text="Pass").click()
     one.wait_for_selector("#live [data-live-status]:empty", state="attached")
     done = time.time()
-    shows_within(other, "#live .pot", "3", done)
+    follows_within(other, "#live .pot", "3", done)
     assert "Last tap: Ben, pass (1)" in other.locator("#live").inner_text()
 
 
@@ -92,7 +95,7 @@ def test_a_form_open_on_the_other_phone_says_the_hand_was_recorded_and_keeps_its
     record_cards(other, other_taps, "Cy", {"Ann": 4, "Ben": 1})  # typed, not saved
     record_cards(one, taps, "Ben", {"Ann": 3, "Cy": 2})
     done = save(one, taps)
-    shows_within(other, "[data-slot=notice]", "Hand 1 was recorded on another phone", done)
+    follows_within(other, "[data-slot=notice]", "Hand 1 was recorded on another phone", done)
     notice = other.locator("[data-slot=notice]").inner_text()
     assert "Ben went out, Ann 3, Cy 2" in notice
     assert other.locator("input[name=cards-0][value='4']").is_checked()  # the taps stay
@@ -121,14 +124,16 @@ def test_the_tv_and_the_phones_on_a_finished_game_follow_the_rematch(two_phones)
     tv.goto("/watch")  # the TV, watch-only, on the game just finished
     tv.wait_for_selector(".banner")
     other.goto(finished)  # a phone still looking at the result
+    watch(tv, ".game-head", "0 hands played")  # noted on the page it moves on to
+    watch(other, "[data-next-game]", "A new game has started.")
     taps.tap("#rematch")
     one.wait_for_selector("#record-hand")
     started = time.time()
     rematch = one.url
     assert rematch != finished
-    shows_within(other, "[data-next-game]", "A new game has started.", started)
+    follows_within(other, "[data-next-game]", "A new game has started.", started)
     tv.wait_for_url(rematch + "?watch=1", timeout=5_000)
-    follows_within(tv, tv.locator(".game-head"), started, seconds=2)  # the TV moved on
+    follows_within(tv, ".game-head", "0 hands played", started, seconds=2)  # it moved on
     assert tv.locator("#record-hand").count() == 0  # still watch-only
     other.locator("[data-next-game] a").click()
     assert other.url == rematch
@@ -165,7 +170,7 @@ def test_two_server_processes_on_one_postgresql_keep_their_phones_in_step(
         assert "Record hand 1" in other.locator("#record-hand").inner_text()
         record_cards(one, taps, "Ben", {"Ann": 3, "Cy": 2})
         done = save(one, taps)
-        shows_within(other, "#record-hand", "Record hand 2", done)
+        follows_within(other, "#record-hand", "Record hand 2", done)
         for context in contexts:
             context.close()
     finally:

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from scorekeeper.extensions import db
-from tests.browser.helpers import PHONE, Taps, follows_within, shot
+from tests.browser.helpers import PHONE, Taps, follows_within, shot, watch
 from tests.helpers import make_app, serve
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
@@ -130,11 +130,13 @@ def test_four_players_each_send_their_part_and_every_phone_follows(table_of_phon
     assert "1 hand played" not in scorer.locator(".game-head").inner_text()
     shot(scorer, "own-phones-filling-in")
 
+    for page in [scorer, *players]:
+        watch(page, ".game-head", "1 hand played")
     with ben.expect_response(lambda r: r.request.method == "POST" and "/part" in r.url):
         taps[1].tap(ben.locator("button.key[value='5']"))  # the last part
     sent = time.time()  # saved: the machine has answered it
     for page in [scorer, *players]:
-        follows_within(page, page.locator(".game-head").filter(has_text="1 hand played"), sent)
+        follows_within(page, ".game-head", "1 hand played", sent)
     assert "Hand 1 saved from everyone's phones." in ben.locator("main").inner_text()
     assert [t.count for t in taps] == [2, 2, 3, 2]  # a seat, then 1-2 taps for a part
     # The hand as recorded: Ann went out; Ben 5, Cy 3 with a king (10 + 2), Dee 2.

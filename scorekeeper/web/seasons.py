@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from flask import abort, request, url_for
 from flask_babel import gettext
 
 from ..reports import seasons
+
+URL_SAFE = "!$'()*,/:;?@"  # what url_for leaves as it is in a query (werkzeug.urls)
 
 
 @dataclass(frozen=True)
@@ -48,11 +51,11 @@ def seen(endpoint: str, **values) -> Seen:
     if choice is None:
         abort(404)
     shown = choice.shown
+    page = url_for(endpoint, **values)  # built once; each season adds its `season=`
 
     def link(label: str, key: str) -> SeasonLink:
-        return SeasonLink(label, url_for(endpoint, **values,
-                                         season=None if key == choice.usual else key),
-                          key == shown.key)
+        return SeasonLink(label, page if key == choice.usual else page + "?" + urlencode(
+            {"season": key}, safe=URL_SAFE), key == shown.key)
 
     links = [link(key, key) for key in choice.seasons]
     if choice.seasons and not shown.all_time and shown.key not in choice.seasons:

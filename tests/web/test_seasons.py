@@ -197,3 +197,20 @@ def test_a_season_s_page_has_the_records_set_on_its_days_only(either):
     assert kings_record("2018") == "4 kings Ben"
     ben = page(client, "/players/2?season=2017")
     assert "Most kings left in one hand 1 king" in text(ben)
+
+
+def test_every_season_link_opens_its_season_whatever_its_name(years, client):
+    # Names a table might give: spaces, &, ?, +, #, accents (a slash is refused).
+    for name, first, last in (("Été & co: 2016?", "2016-06-01", "2016-08-31"),
+                              ("A+B #1", "2017-01-01", "2017-01-31")):
+        answer = client.post("/seasons/", data={"name": name, "first_day": first,
+                                                "last_day": last})
+        assert answer.status_code == 302, name
+    for where in ("/history/", "/players", f"/players/{years[1]}"):
+        links = season_links(page(client, where))
+        assert [label for label, _, _ in links] == [
+            "2017", "A+B #1", "2016", "Été &amp; co: 2016?", "All time"], where
+        for label, href, _ in links:
+            # The link opens the page for that season: it is the one marked as shown there.
+            shown = [lab for lab, _, now in season_links(page(client, href)) if now]
+            assert shown == [label], (where, href)

@@ -32,8 +32,8 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# The page audits' tools (axe-core, vnu.jar) from package-lock.json; without npm the audits
-# are skipped here (CI installs npm and fails instead).
+# The page audits' tools (axe-core, vnu.jar) and ESLint from package-lock.json; without npm
+# the audits and the scripts' lint are skipped here (CI installs npm and fails instead).
 audit-tools: node_modules/.package-lock.json
 
 node_modules/.package-lock.json: package-lock.json
@@ -48,6 +48,9 @@ run: install
 # timing is what it checks: it is not shared with the rest).
 test: install install-test audit-tools
 	$(BIN)/ruff check .
+	@if [ -x node_modules/.bin/eslint ]; then node_modules/.bin/eslint scorekeeper/web/static; \
+	elif [ -n "$$CI" ]; then echo "eslint is missing: npm ci"; exit 1; \
+	else echo "npm not found: the phones' scripts are not linted"; fi
 	$(BIN)/python -m pytest -m 'not browser'
 	$(BIN)/python -m pytest -m browser -n 0
 

@@ -7,15 +7,13 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from functools import cache
 
-from sqlalchemy import Integer, bindparam, extract, func, or_, select
-from sqlalchemy.ext.compiler import compiles
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import aliased
-from sqlalchemy.sql.functions import FunctionElement
 
 from ..extensions import db
 from .models import Night
 from .nights import ROW, listed
-from .seasons import year_start
+from .seasons import latest_each_year, year_of, year_start
 
 NEWEST_FIRST = (Night.started_at.desc(), Night.id.desc())
 
@@ -58,38 +56,13 @@ def page_rows(limit: int, offset: int, days=None) -> list:
     return db.session.connection().execute(query, at).all()
 
 
-class year_of(FunctionElement):  # noqa: N801 (an SQL function, named as one)
-    """The year of a date and time, as a number: EXTRACT(YEAR FROM ...)."""
-
-    type = Integer()
-    inherit_cache = True
-
-
-@compiles(year_of)
-def _year_of(element, compiler, **kw):
-    return compiler.process(extract("year", *element.clauses), **kw)
-
-
-@compiles(year_of, "sqlite")
-def _year_of_in_sqlite(element, compiler, **kw):
-    # SQLite keeps a date and time as SQLAlchemy writes it, "2026-11-21 20:00:00.000000":
-    # its first four characters are the year, read without parsing it as strftime would.
-    return f"CAST(substr({compiler.process(element.clauses, **kw)}, 1, 4) AS INTEGER)"
-
-
 def _each_year():
     """Return the statement of each year's nights listed, newest first: the newest night,
     then the newest before its year began, and so on, each found in the index on
     `night.started_at` (a row a year, as the seasons' days are found), and the nights from
     its year's first day to it counted along the same index: no sort of every night by its
     year (0.30 -> 0.23 ms at ten years)."""
-    latest = (select(func.max(Night.started_at).label("at")).where(listed(Night))
-              .cte("latest", recursive=True))
-    earlier = aliased(Night)
-    before = (select(func.max(earlier.started_at))
-              .where(earlier.started_at < year_start(latest.c.at), listed(earlier))
-              .scalar_subquery())
-    latest = latest.union_all(select(before).where(latest.c.at.is_not(None)))
+    latest = latest_each_year(Night, "started_at", listed)
     inside = aliased(Night)
     nights = (select(func.count()).select_from(inside)
               .where(inside.started_at >= year_start(latest.c.at),

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import Date, func, select
+from sqlalchemy import Date, Integer, extract, func, select
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
 
 from .. import rules
@@ -107,3 +108,37 @@ def _year_start_sqlite(element, compiler, **kw) -> str:
 @compiles(year_start)
 def _year_start(element, compiler, **kw) -> str:
     return f"CAST(date_trunc('year', {compiler.process(element.clauses, **kw)}) AS DATE)"
+
+
+class year_of(FunctionElement):  # noqa: N801 (an SQL function, named as one)
+    """The year of a date and time, as a number: EXTRACT(YEAR FROM ...)."""
+
+    type = Integer()
+    inherit_cache = True
+
+
+@compiles(year_of)
+def _year_of(element, compiler, **kw):
+    return compiler.process(extract("year", *element.clauses), **kw)
+
+
+@compiles(year_of, "sqlite")
+def _year_of_in_sqlite(element, compiler, **kw):
+    # SQLite keeps a date and time as SQLAlchemy writes it, "2026-11-21 20:00:00.000000":
+    # its first four characters are the year, read without parsing it as strftime would.
+    return f"CAST(substr({compiler.process(element.clauses, **kw)}, 1, 4) AS INTEGER)"
+
+
+def latest_each_year(model, column: str, kept):
+    """Return a recursive CTE of each year's latest `model.column` among the rows `kept`
+    (a function of the model or an alias of it, giving a condition), newest first, in its
+    column `at` (None once there is no earlier year): the latest, then the latest before
+    its year began, and so on, each found in an index on the column (a row a year read, not
+    a row a game or a night). The seasons with games and history's years both ask it."""
+    latest = (select(func.max(getattr(model, column)).label("at")).where(kept(model))
+              .cte("latest", recursive=True))
+    earlier = aliased(model)
+    before = (select(func.max(getattr(earlier, column)))
+              .where(getattr(earlier, column) < year_start(latest.c.at), kept(earlier))
+              .scalar_subquery())
+    return latest.union_all(select(before).where(latest.c.at.is_not(None)))

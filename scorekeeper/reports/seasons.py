@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import and_, false, func, not_, or_, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import and_, false, not_, or_, select
 
 from ..db.models import Game, Season
-from ..db.seasons import ALL, is_year, year_start
+from ..db.seasons import ALL, is_year, latest_each_year
 from ..extensions import db
 
 ONE_DAY = timedelta(days=1)
@@ -123,20 +122,14 @@ _DAYS = select(Game.played_on.label("day")).group_by(Game.played_on)  # ix_game_
 
 def _latest_each_year(outside=None):
     """Return the statement of each year's latest day with a game (outside the named
-    seasons' days, when given as a function of the date column), newest first: the latest
-    day, then the latest before its year began, and so on, each found in the index on
-    `game.played_on` (a row a year read, not a row a game)."""
-    def kept(column):
-        return column.is_not(None) if outside is None else outside(column)
+    seasons' days, when given as a function of the date column), newest first, each found
+    in the index on `game.played_on` (db.seasons.latest_each_year)."""
+    def kept(game):
+        return (game.played_on.is_not(None) if outside is None
+                else outside(game.played_on))
 
-    latest = (select(func.max(Game.played_on).label("day")).where(kept(Game.played_on))
-              .cte("latest", recursive=True))
-    earlier = aliased(Game)
-    before = (select(func.max(earlier.played_on))
-              .where(earlier.played_on < year_start(latest.c.day), kept(earlier.played_on))
-              .scalar_subquery())
-    latest = latest.union_all(select(before).where(latest.c.day.is_not(None)))
-    return select(latest.c.day).where(latest.c.day.is_not(None))
+    latest = latest_each_year(Game, "played_on", kept)
+    return select(latest.c.at).where(latest.c.at.is_not(None))
 
 
 _YEARS = _latest_each_year()

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 
-from sqlalchemy import and_, false, not_, or_, select
+from sqlalchemy import false, not_, or_, select
 
 from ..db.models import Game, Season
 from ..db.seasons import ALL, is_year, latest_each_year
@@ -75,15 +75,6 @@ def days_of(name: str, named: Sequence[NamedSeason] = ()) -> Days:
 def on_days(column, days: Days):
     """Return the condition that a date column falls on one of these days."""
     return or_(*(column.between(first, last) for first, last in days)) if days else false()
-
-
-def at_times(column, days: Days):
-    """Return the condition that a date-and-time column falls on one of these days."""
-    if not days:
-        return false()
-    return or_(*(and_(column >= datetime.combine(first, time()),
-                      column < datetime.combine(last + ONE_DAY, time()))
-                 for first, last in days))
 
 
 @dataclass(frozen=True)

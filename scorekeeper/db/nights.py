@@ -11,7 +11,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from functools import cache
 
-from sqlalchemy import bindparam, case, func, or_, select, union_all
+from sqlalchemy import bindparam, func, or_, select, union_all
 
 from .. import rules
 from ..extensions import db
@@ -136,22 +136,6 @@ def neighbours(night: Night, each_side: int = 3) -> list[Night]:
 
 
 ROW = (Night.id, Night.started_at, Night.name, Night.notes)  # a night as pages show it
-_ROW = select(*ROW).where(Night.id == bindparam("id"))
-
-
-def night_row(night_id: int):
-    """Return a night as plain columns (ROW), or None: a page that only shows it needs no
-    object of the session."""
-    return db.session.connection().execute(_ROW, {"id": night_id}).first()
-
-
-def neighbour_rows(night, each_side: int = 3) -> list:
-    """Return `neighbours` of a night (a ROW) as plain columns (ROW), newest first."""
-    newer, older = _neighbours(*ROW)
-    at = {"started": night.started_at, "id": night.id, "each_side": each_side}
-    run = db.session.connection().execute
-    return list(reversed(run(newer, at).all())) + run(older, at).all()
-
 
 @cache
 def _neighbours(*columns):
@@ -193,22 +177,6 @@ def neighbours_counted(night, each_side: int = 3) -> list:
     each holds, newest first, in one statement."""
     at = {"started": night.started_at, "id": night.id, "each_side": each_side}
     return db.session.connection().execute(_whereabouts()[1], at).all()
-
-
-# Built once: the nights and the game are bound when it runs.
-_COUNTS = (select(Game.night_id, func.count(Game.id),
-                  func.sum(case((Game.id <= bindparam("game"), 1), else_=0)))
-           .where(Game.night_id.in_(bindparam("nights", expanding=True)))
-           .group_by(Game.night_id))
-
-
-def game_counts(night_ids: list[int], game_id: int = 0) -> dict[int, tuple[int, int]]:
-    """Return, for each of these nights, how many games it holds and how many of them come
-    no later than `game_id` (which game of its night that one is), in one grouped query."""
-    if not night_ids:
-        return {}
-    return {night_id: (games, int(before or 0)) for night_id, games, before in
-            db.session.connection().execute(_COUNTS, {"nights": night_ids, "game": game_id})}
 
 
 def listed(night=Night):

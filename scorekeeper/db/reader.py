@@ -170,26 +170,38 @@ _IDS = bindparam("ids", expanding=True)
 _ONE = bindparam("game")
 
 
-def _statements(picked: Callable[[Any], Any]) -> dict[str, Select]:
+@dataclass(frozen=True)
+class _Statements:
+    """The reader's statements for the games one criterion picks."""
+
+    games: Select
+    seats: Select
+    hands: Select
+    events: Select
+    rounds: Select
+    rounds_recorded: Select
+
+
+def _statements(picked: Callable[[Any], Any]) -> _Statements:
     """Return the reader's statements for the games `picked(a game id column)` picks."""
     def rounds(when) -> Select:
         return (select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
                        Round.dragon_id, when)
                 .where(picked(Round.game_id)).order_by(Round.game_id, Round.number))
 
-    return {
-        "games": select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat,
-                        Game.played_on, Game.ended, Game.night_id, Game.created_at,
-                        Game.updated_at, Game.version).where(picked(Game.id)),
-        "seats": (select(Seat.game_id, Seat.player_id, Player.name).join(Player)
-                  .where(picked(Seat.game_id)).order_by(Seat.game_id, Seat.seat)),
-        "hands": (select(HandEntry.round_id, Round.game_id, HandEntry.player_id,
-                         HandEntry.cards, HandEntry.kings).join(Round)
-                  .where(picked(Round.game_id)).order_by(HandEntry.id)),
-        "events": (select(Event.id, Event.game_id, Event.hand_number, Event.player_id,
-                          Event.kind).where(picked(Event.game_id))
-                   .order_by(Event.game_id, Event.hand_number, Event.seq)),
-        "rounds": rounds(null()), "rounds recorded": rounds(Round.created_at)}
+    return _Statements(
+        games=select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat,
+                     Game.played_on, Game.ended, Game.night_id, Game.created_at,
+                     Game.updated_at, Game.version).where(picked(Game.id)),
+        seats=(select(Seat.game_id, Seat.player_id, Player.name).join(Player)
+               .where(picked(Seat.game_id)).order_by(Seat.game_id, Seat.seat)),
+        hands=(select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
+                      HandEntry.kings).join(Round).where(picked(Round.game_id))
+               .order_by(HandEntry.id)),
+        events=(select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
+                .where(picked(Event.game_id))
+                .order_by(Event.game_id, Event.hand_number, Event.seq)),
+        rounds=rounds(null()), rounds_recorded=rounds(Round.created_at))
 
 
 MANY = _statements(lambda column: column.in_(_IDS))
@@ -203,9 +215,9 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     # Plain Core rows: the ORM's loading layer adds nothing to column tuples but time.
     session = session.connection()
     read, bound = (ONE, {"game": ids[0]}) if len(ids) == 1 else (MANY, {"ids": ids})
-    games = session.execute(read["games"], bound).all()
+    games = session.execute(read.games, bound).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in session.execute(read["seats"], bound).all():
+    for game_id, player_id, name in session.execute(read.seats, bound).all():
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
     # Rows fetched whole (.all()): a row at a time costs more than the rest of the reading.
@@ -213,7 +225,7 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     # A hand is a frozen value: one of each (cards, kings) serves every round that held it.
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
     same: dict[tuple[int, int], rules.Hand] = {}
-    held = session.execute(read["hands"], bound)
+    held = session.execute(read.hands, bound)
     try:
         held_rows = held.cursor.fetchall()
     finally:
@@ -230,11 +242,11 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     if read is MANY or any(getattr(rules.VARIANTS.get(row.variant), "records_events", True)
                            for row in games):
         for event_id, game_id, number, player_id, kind in session.execute(
-                read["events"], bound).all():
+                read.events, bound).all():
             events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
     for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
-            read["rounds recorded" if recorded else "rounds"], bound).all():
+            read.rounds_recorded if recorded else read.rounds, bound).all():
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),

@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -85,7 +86,7 @@ class NightSummary:
     unfinished: int
     broken: int = 0  # games the rules refuse as stored: they need repair
     # The seats with a result, in the order the games were played, as the night's story reads
-    # them (story.NIGHT_SEATS): game, player's id, name, won, over, and the rating step made
+    # them: game, player's id, name, won, over, and the rating step made
     # (variant, games, mu and sigma before and after; None if not rated).
     results: tuple[tuple, ...] = ()
 
@@ -118,7 +119,7 @@ SEATS = (select(Game.night_id, Player.id, Player.name).join(Seat, Seat.game_id =
          .order_by(Game.night_id, Game.id, Seat.seat))
 
 
-def night_lines(shown: Sequence[Night | NightRow]) -> list[NightLine]:
+def night_lines(shown: Sequence[NightRow]) -> list[NightLine]:
     """Return the lines of several nights in two statements, whatever their size."""
     ids = {"nights": [night.id for night in shown]}
     run = db.session.connection().execute
@@ -146,10 +147,8 @@ def night_lines(shown: Sequence[Night | NightRow]) -> list[NightLine]:
                            sorted(wins.items(), key=lambda item: (-item[1], place[item[0]])))
         else:
             ranked = ()
-        lines.append(NightLine(
-            night if isinstance(night, NightRow) else NightRow.of(night),
-            tuple(seated.values()), len(played), ranked, played.count(True),
-            played.count(None)))
+        lines.append(NightLine(night, tuple(seated.values()), len(played), ranked,
+                               played.count(True), played.count(None)))
     return lines
 
 
@@ -163,8 +162,6 @@ STANDINGS = (select(ResultSeat.game_id, Player.name, ResultSeat.total, ResultSea
              .join(Player, Player.id == ResultSeat.player_id)
              .where(ResultSeat.game_id.in_(_GAMES))
              .order_by(ResultSeat.game_id, ResultSeat.place))
-OF_NIGHT = (GAME_ROWS.where(Game.night_id == bindparam("night"))
-            .order_by(Game.created_at, Game.id))  # in the order played
 OF_IDS = GAME_ROWS.where(Game.id.in_(_GAMES))
 # A night's seats in seat order, each with its place and total once the game has a result.
 # With the rating step each made, for the night's story.
@@ -188,16 +185,10 @@ NIGHT_READ = (select(Night.id.label("night"), Night.started_at, Night.name.label
               .where(Night.id == bindparam("night")).order_by(Game.created_at, Game.id))
 
 
-def summarise(night: Night | NightRow) -> NightSummary:
-    """Return a night's players (in order of first seat), games with results, who won, and
-    its seats' results in the order played: two statements, its games and their seats."""
-    return _summarised(night, db.session.connection().execute(
-        OF_NIGHT, {"night": night.id}).all())
-
-
 def night_summary(night_id: int) -> NightSummary | None:
-    """Return `summarise` of a night read with its games (None if there is no such night):
-    two statements, the night with its games and their seats."""
+    """Return a night's players (in order of first seat), games with results, who won, and
+    its seats' results in the order played (None if there is no such night): two
+    statements, the night with its games and their seats."""
     rows = db.session.connection().execute(NIGHT_READ, {"night": night_id}).all()
     if not rows:
         return None
@@ -206,7 +197,7 @@ def night_summary(night_id: int) -> NightSummary | None:
                        [row for row in rows if row.id is not None])
 
 
-def _summarised(night: Night | NightRow, rows: Sequence) -> NightSummary:
+def _summarised(night: NightRow, rows: Sequence) -> NightSummary:
     """Return the summary of a night from its games' rows (GAME_ROWS, in the order played)
     and their seats, read here."""
     at = {"night": night.id}
@@ -219,18 +210,11 @@ def _summarised(night: Night | NightRow, rows: Sequence) -> NightSummary:
         if place is not None:
             placed[game_id].append((place, Standing(name, total, won)))
             results[game_id].append((game_id, player_id, name, won, over, *step))
-    games = [_summary(row, seated[row.id], [s for _, s in sorted(placed[row.id], key=_first)])
+    games = [_summary(row, seated[row.id],
+                      [s for _, s in sorted(placed[row.id], key=itemgetter(0))])
              for row in rows]
-    return summary_of(night, sorted(games, key=_id),
+    return summary_of(night, sorted(games, key=attrgetter("id")),
                       tuple(result for row in rows for result in results[row.id]))
-
-
-def _first(pair: tuple) -> Any:
-    return pair[0]
-
-
-def _id(game: GameSummary) -> int:
-    return game.id
 
 
 def _summary(row, seated: Sequence[str], standings: Sequence[Standing]) -> GameSummary:
@@ -255,7 +239,7 @@ def summaries(ids: Sequence[int] = ()) -> dict[int, GameSummary]:
     return {row.id: _summary(row, seated[row.id], standings[row.id]) for row in rows}
 
 
-def summary_of(night: Night | NightRow, games: Sequence[GameSummary],
+def summary_of(night: NightRow, games: Sequence[GameSummary],
                results: tuple = ()) -> NightSummary:
     """Return the summary of a night from its games' cached results (and its seats' results,
     as NightSummary.results keeps them)."""
@@ -272,6 +256,5 @@ def summary_of(night: Night | NightRow, games: Sequence[GameSummary],
             unfinished += 1
     order = list(players)
     ranked = sorted(wins.items(), key=lambda item: (-item[1], order.index(item[0])))
-    return NightSummary(night if isinstance(night, NightRow) else NightRow.of(night),
-                        tuple(players), tuple(games), tuple(ranked),
+    return NightSummary(night, tuple(players), tuple(games), tuple(ranked),
                         unfinished, broken, results)

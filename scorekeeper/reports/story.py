@@ -16,10 +16,10 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import bindparam, select
 
 from .. import variants
-from ..db.models import Game, Player, RatingStep, ResultSeat
+from ..db.models import Game, ResultSeat
 from ..extensions import db
 from ..words import together
-from . import records
+from . import history, records
 from .ratings import PROVISIONAL, figure
 
 RUN = 3  # a run of this many wins or more is worth a line
@@ -36,19 +36,6 @@ class Finished:
 
 # The statements are built once, what they ask bound when they run (building one costs more
 # than SQLite takes to answer it).
-# The night's seats with a result, in the order its games were played, with their names,
-# and the rating step each made if the game was rated: what the story reads of the night
-# (history.summarise reads the same with the night's standings).
-STEP = (RatingStep.variant, RatingStep.games, RatingStep.mu_before, RatingStep.sigma_before,
-        RatingStep.mu_after, RatingStep.sigma_after)
-NIGHT_SEATS = (select(Game.id, ResultSeat.player_id, Player.name, ResultSeat.won,
-                      ResultSeat.over, *STEP)
-               .join(ResultSeat, ResultSeat.game_id == Game.id)
-               .join(Player, Player.id == ResultSeat.player_id)
-               .outerjoin(RatingStep, (RatingStep.game_id == ResultSeat.game_id)
-                          & (RatingStep.player_id == ResultSeat.player_id))
-               .where(Game.night_id == bindparam("night"))
-               .order_by(Game.created_at, Game.id, ResultSeat.player_id))
 # The games played up to one (the night's last), latest first, a window of them at a time
 # along the games' own order (an index), each with its seats' results (a game with none on
 # a row of its own).
@@ -66,7 +53,8 @@ BACK_SEATS = (select(_BACK.c.id, ResultSeat.player_id, ResultSeat.won, ResultSea
 
 def _night(results: Iterable[tuple]) -> tuple[list[Finished], dict[int, str]]:
     """Return the night's finished games in the order played, and everyone who sat in one
-    of its games, by name, from its seats' results in the order played (NIGHT_SEATS)."""
+    of its games, by name, from its seats' results in the order played
+    (history.NightSummary.results)."""
     games: dict[int, list[int]] = {}
     names: dict[int, str] = {}
     for game_id, player_id, name, won, over, *_ in results:
@@ -114,10 +102,11 @@ def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[s
     """Return a few lines that tell a night: who won most of its games, each winning run of
     RUN or more that the night started, stretched or ended, the table's records it set (at
     most RECORDS), and the biggest rise of a settled rating. `results` are its seats'
-    results in the order played, as NIGHT_SEATS reads them (and history.summarise keeps
-    them), if read already."""
+    results in the order played, as history.NightSummary keeps them, if read already (the
+    night's page reads them for its standings too)."""
     if results is None:
-        results = db.session.connection().execute(NIGHT_SEATS, {"night": night_id}).all()
+        summary = history.night_summary(night_id)
+        results = summary.results if summary is not None else ()
     games, names = _night(results)
     if not games:
         return []

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from flask import url_for
 from flask_babel import get_translations
 from markupsafe import Markup, escape
 
@@ -20,15 +19,7 @@ from ..reports import history
 from ..words import day
 from ..words import month as month_of
 from .bidi import bdi, bdi_join
-
-_ANY = 2**31 - 1  # an id (or page) no night has, put in a link to be replaced
-
-
-def link(endpoint: str, key: str, **values) -> tuple[str, str]:
-    """Return a link to an endpoint cut where the value of `key` goes: built once, each
-    value put between the two halves."""
-    before, _, after = url_for(endpoint, **{key: _ANY}, **values).rpartition(str(_ANY))
-    return before, after
+from .pages import link
 
 
 @dataclass(frozen=True)

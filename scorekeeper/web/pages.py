@@ -93,13 +93,20 @@ def game_or_404(game_id: int) -> Loaded:
     return game
 
 
-_ANY = 2**31 - 1  # a round number no game reaches, put in a link to be replaced
+_ANY = 2**31 - 1  # a value no id, round or page reaches, put in a link to be replaced
+
+
+def link(endpoint: str, key: str, **values) -> tuple[str, str]:
+    """Return a link to an endpoint cut where the value of `key` goes: built once for a
+    page, each id (or number) put between the two halves, as url_for would write it."""
+    before, _, after = url_for(endpoint, **{key: _ANY}, **values).rpartition(str(_ANY))
+    return before, after
 
 
 def board_page(game: Loaded, watching: bool = False) -> variants.Page:
     """Return what a game's page gives its variant's board: each name isolated once for the
     page, and the link that corrects a round built once and given each number."""
-    before, _, after = url_for("hands.edit", game_id=game.id, number=_ANY).rpartition(str(_ANY))
+    before, after = link("hands.edit", "number", game_id=game.id)
     return variants.Page({name: bidi.bdi(name) for name in game.players}, before, after,
                          watching)
 

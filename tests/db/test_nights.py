@@ -235,7 +235,7 @@ def test_a_nights_summary_counts_wins_and_unfinished_games(app, client):
     start_game(client, names=("Cy", "Dee"))
     with app.app_context():
         night = db.session.scalars(db.select(Night)).one()
-        summary = history.summarise(night)
+        summary = history.night_summary(night.id)
     assert summary.players == ("Ann", "Ben", "Cy", "Dee")
     assert summary.wins == (("Ann", 2),)
     assert summary.unfinished == 1

@@ -93,8 +93,9 @@ def test_each_line_of_the_list_of_nights_says_what_the_night_s_page_says(app, cl
     with app.app_context():
         nights = list(db.session.scalars(select(Night).order_by(Night.id)))
         assert len(nights) > 3
-        for line, night in zip(history.night_lines(nights), nights):
-            whole = history.summarise(night)
+        for line, night in zip(history.night_lines([history.NightRow.of(n) for n in nights]),
+                               nights):
+            whole = history.night_summary(night.id)
             assert (line.players, line.games, line.wins, line.unfinished, line.broken) == (
                 whole.players, len(whole.games), whole.wins, whole.unfinished, whole.broken)
 

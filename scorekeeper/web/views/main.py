@@ -24,6 +24,7 @@ from ...reports import history
 from ...words import N_, day, language, reason
 from ..bidi import bdi_join
 from ..forms import HandForm
+from ..pages import link
 
 bp = Blueprint("main", __name__)
 RECENT = 8
@@ -70,15 +71,12 @@ class RecentGame:
     day: str  # "Sat 21 Nov 2026"
 
 
-_ANY = 2**31 - 1  # an id no game has, put in a link to be replaced
-
-
 def _recent(games: list) -> list[RecentGame]:
     """Return the recent games as home lists them: the link built once and given each id,
     the sentences looked up once for the page (as the template's _() says them)."""
     if not games:
         return []
-    before, _, after = url_for("games.scoreboard", game_id=_ANY).rpartition(str(_ANY))
+    before, after = link("games.scoreboard", "game_id")
     say = get_translations()
     won = Markup(say.ugettext("%(names)s won"))
     return [RecentGame(f"{before}{game.id}{after}",

@@ -20,7 +20,7 @@ from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
-from ..pages import expired, refusal, unconfirmed
+from ..pages import expired, link, refusal, unconfirmed
 from ..passcode import asks
 from ..seasons import seen
 
@@ -51,16 +51,13 @@ class RosterRow:
     rate: str  # "42%", or "–" before a finished game
 
 
-_ANY = 2**31 - 1  # an id no player has, put in a link to be replaced
-
-
 def roster_rows(players: Sequence, record: dict[int, roster.Record]) -> list[RosterRow]:
     """Return the roster's lines: the link built once and given each id, the words looked
     up once for the page (as the template's ngettext says them), the rate rounded as its
     `round` filter rounds."""
     if not players:
         return []
-    before, _, after = url_for("players.player", player_id=_ANY).rpartition(str(_ANY))
+    before, after = link("players.player", "player_id")
     say = get_translations()
     empty = roster.Record()
     rows = []

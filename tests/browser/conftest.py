@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from scorekeeper.extensions import db
-from tests.browser.helpers import CHROMIUM_FLAGS, PHONE, Taps
+from tests.browser.helpers import CHROMIUM_FLAGS, PHONE, Slowed, Taps
 from tests.helpers import make_app, need, serve
 
 
@@ -30,14 +30,22 @@ def browser():
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    """Serve a fresh app with waitress on a free loopback port; return its base URL."""
+def live_app(tmp_path):
+    """Serve a fresh app with waitress on a free loopback port, whose requests a test may
+    hold back (helpers.Slowed); return (the Slowed app, its base URL)."""
     app = make_app(tmp_path / "live.sqlite", csrf=True)
+    slowed = Slowed(app)
     server, base = serve(app)
-    yield base
+    yield slowed, base
     server.close()
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def live_server(live_app):
+    """The live server's base URL."""
+    return live_app[1]
 
 
 @pytest.fixture

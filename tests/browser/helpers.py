@@ -4,6 +4,7 @@ play a game of each variant. Fixtures are in conftest.py."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -16,6 +17,40 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--disable-dev-shm-usage"]
+
+
+class Slowed:
+    """The live server's app, with chosen requests held back a while: "the next GET of
+    this path waits 3 s", to put two answers in the order a slow network might. A phone
+    names itself in an X-Phone header (its context's extra headers)."""
+
+    def __init__(self, app):
+        self.app, self.rules, self.lock = app.wsgi_app, [], threading.Lock()
+        app.wsgi_app = self
+
+    def next(self, phone: str, method: str, path: str, *, before: float = 0,
+             after: float = 0) -> None:
+        """Hold the next `method` request for `path` from `phone` (its X-Phone header):
+        `before` s before the app sees it, `after` s once the app has answered (its write
+        committed, its answer not yet sent)."""
+        self.rules.append((phone, method, path, before, after))
+
+    def __call__(self, environ, start_response):
+        asked = (environ.get("HTTP_X_PHONE"), environ["REQUEST_METHOD"], environ["PATH_INFO"])
+        with self.lock:
+            rule = next((r for r in self.rules if r[:3] == asked), None)
+            if rule is not None:
+                self.rules.remove(rule)
+        if rule is None:
+            return self.app(environ, start_response)
+        time.sleep(rule[3])
+        answer = self.app(environ, start_response)
+        try:
+            body = b"".join(answer)
+        finally:
+            getattr(answer, "close", lambda: None)()
+        time.sleep(rule[4])
+        return [body]
 
 
 def busy(page) -> float:

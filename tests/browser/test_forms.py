@@ -256,6 +256,31 @@ def test_after_save_undo_takes_the_hand_back_and_goes_after_ten_seconds(phone):
     assert "1 hand played" in page.content()
 
 
+def test_an_older_page_coming_back_late_does_not_wipe_an_undo(phone, live_app):
+    # The machine undoes hand 1 but its answer is slow; meanwhile the phone's "anything
+    # new?" sees the change, and a copy of the page asked for then comes back only after
+    # the undo's own. "Hand 1 undone" and "Record hand 1" stay on the screen.
+    page, taps = phone
+    slowed, base = live_app
+    start(page, taps, ["Ann", "Ben", "Cy"])
+    board = page.url.split("?")[0].replace(base, "")
+    page.context.set_extra_http_headers({"X-Phone": "me"})
+    taps.tap("#record-hand")
+    went_out(page, taps, "Ann")
+    cards(page, taps, "Ben", 3)
+    cards(page, taps, "Cy", 4)
+    save(page, taps)
+    slowed.next("me", "POST", board + "/hands/1/undo", after=2)  # undone; answered late
+    slowed.next("me", "GET", board, after=3)  # the next copy of the board: back last
+    taps.tap(page.locator("[data-saved-toast] button"))
+    undone = page.locator("main .flash").filter(has_text="Hand 1 undone")
+    undone.wait_for()
+    page.wait_for_timeout(3500)  # any older copy has come back by now
+    assert undone.is_visible(), "the phone still says hand 1 was undone"
+    assert "Record hand 1" in page.locator("#record-hand").inner_text()
+    assert "0 hands played" in page.locator("main").inner_text()
+
+
 def test_a_finished_game_offers_a_rematch_in_one_tap(phone):
     page, taps = phone
     start(page, taps, ["Ann", "Ben", "Cy"], target=25)

@@ -5,67 +5,13 @@ the hand recorded within a second of the last part being saved."""
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pytest
 
-from scorekeeper.extensions import db
 from tests.browser.helpers import PHONE, Taps, follows_within, shot, watch
-from tests.helpers import make_app, serve
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
-
-
-class Slowed:
-    """The live server's app, with chosen requests held back a while: "the next GET of
-    this path waits 3 s", to put two answers in the order a slow network might."""
-
-    def __init__(self, app):
-        self.app, self.rules, self.lock = app.wsgi_app, [], threading.Lock()
-        app.wsgi_app = self
-
-    def next(self, phone: str, method: str, path: str, *, before: float = 0,
-             after: float = 0) -> None:
-        """Hold the next `method` request for `path` from `phone` (its X-Phone header):
-        `before` s before the app sees it, `after` s once the app has answered (its write
-        committed, its answer not yet sent)."""
-        self.rules.append((phone, method, path, before, after))
-
-    def __call__(self, environ, start_response):
-        asked = (environ.get("HTTP_X_PHONE"), environ["REQUEST_METHOD"], environ["PATH_INFO"])
-        with self.lock:
-            rule = next((r for r in self.rules if r[:3] == asked), None)
-            if rule is not None:
-                self.rules.remove(rule)
-        if rule is None:
-            return self.app(environ, start_response)
-        time.sleep(rule[3])
-        answer = self.app(environ, start_response)
-        try:
-            body = b"".join(answer)
-        finally:
-            getattr(answer, "close", lambda: None)()
-        time.sleep(rule[4])
-        return [body]
-
-
-@pytest.fixture
-def live_app(tmp_path):
-    """Serve a fresh app whose requests a test may hold back; return (Slowed, base URL)."""
-    app = make_app(tmp_path / "live.sqlite", csrf=True)
-    slowed = Slowed(app)
-    server, base = serve(app)
-    yield slowed, base
-    server.close()
-    with app.app_context():
-        db.engine.dispose()
-
-
-@pytest.fixture
-def live_server(live_app):
-    """The live server of this module's tests: one whose requests may be held back."""
-    return live_app[1]
 
 
 @pytest.fixture

@@ -255,7 +255,13 @@
     var swapped = false;
     var sendHand = function (form) {  // a hand, or its undo
       var body = new URLSearchParams(new FormData(form)).toString();
-      var again = function () { HTMLFormElement.prototype.submit.call(form); };
+      /* This phone's own change: the page it brings back is newer than any asked for
+         before it, and no poll asks meanwhile (an older page would wipe "Hand 4 undone"). */
+      var ticket = ++pageAsked;
+      ownOut += 1;
+      var out = true;
+      var done = function () { if (out) { out = false; ownOut -= 1; } };
+      var again = function () { done(); HTMLFormElement.prototype.submit.call(form); };
       var control = window.AbortController ? new AbortController() : null;
       if (control) window.setTimeout(function () { control.abort(); }, 15000);  // then again
       fetch(form.action, { method: "POST", body: body, credentials: "same-origin",
@@ -286,10 +292,12 @@
           if (answer[1] === window.location.href) window.history.replaceState({ kc: "board" }, "", answer[1]);
           else window.history.pushState({ kc: "board" }, "", answer[1]);
           swapped = true;
+          pageShown = Math.max(pageShown, ticket);
           window.scrollTo(0, 0);
           watch = $("[data-live-version]") || watch;
           version = watch.dataset.liveVersion || version;
           document.dispatchEvent(new CustomEvent("kc:refreshed"));
+          done();
         })
         .catch(again);
     };

@@ -16,7 +16,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from flask_babel import gettext
-from sqlalchemy import bindparam, case, func, select
+from sqlalchemy import Integer, bindparam, case, cast, func, select, tuple_
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultFact, ResultPair, ResultSeat
@@ -130,11 +130,9 @@ _WINS = func.sum(case((ResultSeat.won, 1), else_=0))
 # season's seats are then found by their games, not among every finished seat.)
 RECORDS = (select(ResultSeat.over, ResultSeat.player_id, ResultSeat.won, func.count())
            .group_by(ResultSeat.over, ResultSeat.player_id, ResultSeat.won))
-BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.count())
-              .where(ResultSeat.player_id == PLAYER)
-              .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
-FACTS = (select(ResultFact.fact, func.sum(ResultFact.value))
-         .where(ResultFact.player_id == PLAYER).group_by(ResultFact.fact))
+_BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.count())
+               .group_by(ResultSeat.over, ResultSeat.variant, ResultSeat.won))
+_FACTS = select(ResultFact.fact, func.sum(ResultFact.value)).group_by(ResultFact.fact)
 
 
 def within(query, game_id, shown: Shown):
@@ -142,6 +140,22 @@ def within(query, game_id, shown: Shown):
     if shown.days is None:
         return query
     return query.where(game_id.in_(select(Game.id).where(shown.games())))
+
+
+def mine(query, game_id, player_id, shown: Shown):
+    """Return a statement narrowed to the player's rows (PLAYER) of a season's games, or of
+    all time. For all time they are found by the player's index; for a season, by the
+    season's games, each game's row of the player looked up by its key (game, player): the
+    player's index would read every game of theirs since the first and keep a season's few
+    (a season's head-to-head at ten years 1.4 -> 0.4 ms of SQLite)."""
+    if shown.days is None:
+        return query.where(player_id == PLAYER)
+    return query.where(tuple_(game_id, player_id).in_(
+        select(Game.id, cast(PLAYER, Integer)).where(shown.games())))
+
+
+BY_VARIANT = mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, EVERYTHING)
+FACTS = mine(_FACTS, ResultFact.game_id, ResultFact.player_id, EVERYTHING)
 
 
 # Per night (a game outside any night counts on its own day): games and wins, grouped
@@ -153,9 +167,8 @@ def _nights_of(shown: Shown):
     per_night = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
                         func.count().label("games"), _WINS.label("wins"))
                  .join(ResultSeat, ResultSeat.game_id == Game.id)
-                 .where(ResultSeat.player_id == PLAYER, ResultSeat.over.is_(True)))
-    if shown.days is not None:
-        per_night = per_night.where(shown.games())
+                 .where(ResultSeat.over.is_(True)))
+    per_night = mine(per_night, ResultSeat.game_id, ResultSeat.player_id, shown)
     per_night = per_night.group_by(Game.night_id, _DAY).subquery()
     return (select(per_night.c.night_id, per_night.c.alone, Night.started_at, Night.name,
                    per_night.c.games, per_night.c.wins)
@@ -168,7 +181,7 @@ def _nights_of(shown: Shown):
 def _versus_of(shown: Shown):
     counted = select(ResultPair.other_id.label("other_id"),
                      ResultPair.outcome.label("outcome"), func.count().label("games"))
-    counted = within(counted.where(ResultPair.player_id == PLAYER), ResultPair.game_id, shown)
+    counted = mine(counted, ResultPair.game_id, ResultPair.player_id, shown)
     counted = counted.group_by(ResultPair.other_id, ResultPair.outcome).subquery()
     return (select(counted.c.other_id, Player.name, counted.c.outcome, counted.c.games)
             .join(Player, Player.id == counted.c.other_id))
@@ -183,8 +196,9 @@ def _of_season(days) -> tuple:
     """Return the statements of a player's page and the roster narrowed to a season's days,
     built once a season (building them costs more than SQLite takes to answer them)."""
     shown = Shown("", days)
-    return (within(BY_VARIANT, ResultSeat.game_id, shown),
-            within(FACTS, ResultFact.game_id, shown), _nights_of(shown), _versus_of(shown),
+    return (mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, shown),
+            mine(_FACTS, ResultFact.game_id, ResultFact.player_id, shown), _nights_of(shown),
+            _versus_of(shown),
             within(RECORDS, ResultSeat.game_id, shown))
 NAMES = select(Player.id, Player.name)
 

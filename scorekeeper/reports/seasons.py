@@ -89,6 +89,15 @@ class Shown:
     def all_time(self) -> bool:
         return self.days is None
 
+    @property
+    def span(self) -> tuple[date, date] | None:
+        """Its first and last day (None for all time; a season of no days: none between)."""
+        if self.days is None:
+            return None
+        if not self.days:
+            return date.max, date.min
+        return min(first for first, _ in self.days), max(last for _, last in self.days)
+
     def games(self):
         """The condition that a game is in it (None for all time: every game is)."""
         return None if self.days is None else on_days(Game.played_on, self.days)

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import date
 
 from sqlalchemy import event, select
 
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
+from scorekeeper.reports import ratings, rivals, seasons
 from tests.reports import oracle
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 
 
-def random_log(rng: random.Random, day: int) -> dict:
+def random_log(rng: random.Random, day: int, year: int = 2026) -> dict:
     """Return a game log of a random variant and hands, finished or not, on a day of June."""
     variant = rng.choice(["penalty", "penalty", "chips", "jax", "coronation"])
     players = rng.sample(NAMES, 2 if variant == "coronation" else rng.randint(2, 4))
@@ -36,16 +38,17 @@ def random_log(rng: random.Random, day: int) -> dict:
              "chips": {"preset": "house", "start_chips": 12},
              "jax": {"preset": "jax", "target": 20}, "coronation": {"deals_to_win": 2}}[variant]
     return {"format": "kings-corners-game/1", "variant": "chips" if variant == "jax" else variant,
-            "rules": rules, "players": players, "played_on": f"2026-06-{day:02d}",
+            "rules": rules, "players": players, "played_on": f"{year}-06-{day:02d}",
             "ended": rng.random() < 0.3, "rounds": rounds}
 
 
-def fill(client, seed: int, games: int = 40) -> None:
-    """Import random games until `games` were accepted (a log the rules refuse is skipped)."""
+def fill(client, seed: int, games: int = 40, year: int = 2026) -> None:
+    """Import random games until `games` were accepted (a log the rules refuse is skipped),
+    four a day from the first of June of `year`."""
     rng = random.Random(seed)
     stored = 0
     while stored < games:
-        log = random_log(rng, 1 + stored // 4)
+        log = random_log(rng, 1 + stored // 4, year)
         stored += client.post("/import", data={"text": json.dumps(log)}).status_code == 302
 
 
@@ -59,6 +62,56 @@ def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, clien
             assert from_sql.hands == +replayed.hands  # the same facts, zeros left out
             assert from_sql == roster.PlayerStats(**{**replayed.__dict__,
                                                    "hands": from_sql.hands}), player.name
+
+
+
+def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
+    """Hold what a player's page reads for a season (its figures, runs and rating line) to
+    the same worked out from the season's games alone: a year, a year with a named season
+    carved out of it (two runs of days), and the named season."""
+    fill(client, seed=5, games=24, year=2025)
+    fill(client, seed=6, games=24, year=2026)
+    assert client.post("/seasons/", data={"name": "Midsummer", "first_day": "2025-06-03",
+                                          "last_day": "2025-06-04"}).status_code == 302
+    with app.app_context():
+        named = seasons.named()
+        for name, inside in (("2025", lambda d: d.year == 2025 and not 3 <= d.day <= 4),
+                             ("Midsummer", lambda d: d.year == 2025 and 3 <= d.day <= 4),
+                             ("2026", lambda d: d.year == 2026)):
+            shown = seasons.Shown(name, seasons.days_of(name, named))
+            for player in db.session.scalars(select(Player)):
+                games = [p for p in oracle.played_games(player) if inside(p.played_on)]
+                from_sql = roster.player_stats(player, shown)
+                replayed = oracle.player_stats(player.name, games)
+                assert from_sql.hands == +replayed.hands, (name, player.name)
+                assert from_sql == roster.PlayerStats(**{**replayed.__dict__,
+                                                       "hands": from_sql.hands}), (name,
+                                                                                   player.name)
+                wins = [oracle.won(p, player.name) for p in games if p.result.over]
+                longest = current = 0
+                for win in wins:  # imported in the order played: the runs' order too
+                    current = current + 1 if win else 0
+                    longest = max(longest, current)
+                assert rivals.runs(player.id, shown) == (longest, current), (name, player.name)
+                line = ratings.player_steps(player.id, name, shown.span)
+                assert line == [step for step, day in zip(
+                    ratings.player_steps(player.id), steps_days(player.id))
+                    if inside(day)], (name, player.name)
+                assert len(line) == len(wins)
+
+
+def steps_days(player_id: int) -> list:
+    """Return the days of a player's rating steps, in the order player_steps gives them."""
+    return [row[0] if isinstance(row[0], date) else date.fromisoformat(str(row[0]))
+            for row in ratings.player_steps(player_id)]
+
+
+def test_a_season_s_figures_are_those_of_its_games_alone(app, client):
+    season_s_figures_are_those_of_its_games_alone(app, client)
+
+
+def test_a_season_s_figures_on_postgresql(pg_app):
+    season_s_figures_are_those_of_its_games_alone(pg_app, pg_app.test_client())
 
 
 def test_every_page_costs_the_same_statements_whatever_the_history(app, client):

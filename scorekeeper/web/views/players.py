@@ -121,7 +121,8 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(player, figures, season.asked), merge_candidates=others,
         ratings=ratings.player_ratings(player.id, rated_in),
-        rating_chart=_rating_chart(ratings.player_steps(player.id, rated_in), player.name),
+        rating_chart=_rating_chart(ratings.player_steps(player.id, rated_in, shown.span),
+                                   player.name),
         rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
         records=records.player_records(player.id, days=shown.days),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200

@@ -356,12 +356,37 @@ def _rating(row) -> Rating:
 
 
 
+def _ranked(ratings: Iterable[Rating]) -> list[Rating]:
+    """Return ratings best first, provisional ones after the others, then by name."""
+    return sorted(ratings, key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
+
+
 def roster(variant: str, season: str | None = None) -> list[Rating]:
     """Return every player's latest rating in a variant, best first (provisional ones after
     the others); with `season`, as each stood after their last game of that season."""
-    rows = _latest(db.session, variant, season=season, named=True)
-    return sorted((_rating(row) for row in rows),
-                  key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
+    return _ranked(_rating(row) for row in _latest(db.session, variant, season=season,
+                                                   named=True))
+
+
+# Every player's last step of each variant in a season, in one statement built once: the
+# season's index gives each (variant, player)'s most games, and those steps along it.
+_SEASON = bindparam("season")
+_SEASON_ENDS = (select(*STEP.c, Player.name).join(*NAMED)
+                .where(RatingStep.season == _SEASON,
+                       tuple_(RatingStep.variant, RatingStep.player_id, RatingStep.games).in_(
+                           select(RatingStep.variant, RatingStep.player_id,
+                                  func.max(RatingStep.games))
+                           .where(RatingStep.season == _SEASON)
+                           .group_by(RatingStep.variant, RatingStep.player_id))))
+
+
+def season_rosters(season: str) -> dict[str, list[Rating]]:
+    """Return, for each variant played in a season, every player's rating as it stood
+    after their last game of it, best first (what `roster(variant, season)` gives)."""
+    by_variant: dict[str, list[Rating]] = {}
+    for row in db.session.connection().execute(_SEASON_ENDS, {"season": season}):
+        by_variant.setdefault(row.variant, []).append(_rating(row))
+    return {variant: _ranked(rows) for variant, rows in by_variant.items()}
 
 
 # A player's most games in each variant (of a season), from an index alone: built once,

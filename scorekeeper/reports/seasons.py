@@ -106,15 +106,16 @@ class Shown:
 EVERYTHING = Shown(ALL, None)
 
 
-# Built once: every page seen for a season asks. Through the session, so a season named and
-# not yet flushed is seen.
+# Built once: every page seen for a season asks. A write asks through its session, so a
+# season named and not yet flushed is seen.
 _NAMED = select(Season.name, Season.first_day, Season.last_day).order_by(Season.id)
 
 
 def named(session=None) -> list[NamedSeason]:
-    """Return the seasons the table named, in the order they were named."""
-    session = session or db.session
-    return [NamedSeason(*row) for row in session.execute(_NAMED).all()]
+    """Return the seasons the table named, in the order they were named: asked by a page,
+    through its connection (a page names none); by a write, through its session."""
+    run = db.session.connection().execute if session is None else session.execute
+    return [NamedSeason(*row) for row in run(_NAMED).all()]
 
 
 _DAYS = select(Game.played_on.label("day")).group_by(Game.played_on)  # ix_game_played_on

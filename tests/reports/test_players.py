@@ -9,6 +9,7 @@ from datetime import date
 
 from sqlalchemy import event, select
 
+from scorekeeper import variants
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
@@ -67,7 +68,8 @@ def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, clien
 
 def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
     """Hold what a player's page reads for a season (its figures, runs and rating line) to
-    the same worked out from the season's games alone: a year, a year with a named season
+    the same worked out from the season's games alone, and the season's page's ratings to
+    each variant's roster of the season: a year, a year with a named season
     carved out of it (two runs of days), and the named season."""
     fill(client, seed=5, games=24, year=2025)
     fill(client, seed=6, games=24, year=2026)
@@ -79,6 +81,11 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                              ("Midsummer", lambda d: d.year == 2025 and 3 <= d.day <= 4),
                              ("2026", lambda d: d.year == 2026)):
             shown = seasons.Shown(name, seasons.days_of(name, named))
+            # The season's page: each variant's ratings at its end, read in one statement.
+            ends = ratings.season_rosters(name)
+            assert ends and ends == {
+                home.name: ratings.roster(home.name, name) for home in variants.homes()
+                if ratings.roster(home.name, name)}, name
             for player in db.session.scalars(select(Player)):
                 games = [p for p in oracle.played_games(player) if inside(p.played_on)]
                 from_sql = roster.player_stats(player, shown)

@@ -113,8 +113,8 @@ def season(key: str):
                   round(100 * record[player_id].win_rate))
          for player_id, name in stored.roster() if player_id in record),  # all: few
         key=lambda s: (-s.wins, -s.rate, s.name.casefold()))
-    ladders = [(home.name, ratings.roster(home.name, season=shown.key)[:TOP])
-               for home in variants.homes()]
+    ends = ratings.season_rosters(shown.key)
+    ladders = [(home.name, ends.get(home.name, [])[:TOP]) for home in variants.homes()]
     return render_template(
         "seasons/season.html", key=shown.key, days=_days(shown.days or ()),
         standings=standings, ladders=[(name, rows) for name, rows in ladders if rows],

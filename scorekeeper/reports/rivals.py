@@ -8,8 +8,9 @@ The rivals come from the head-to-head a player's page has counted (reports.playe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 
 from ..db.models import Game, ResultSeat
 from ..extensions import db
@@ -41,14 +42,19 @@ class Rivals:
 # season's days are added when asked), read from result_seat's (player, over, game, won).
 _RUNS = (select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
          .where(ResultSeat.over).order_by(Game.created_at, Game.id))
-RUNS = mine(_RUNS, ResultSeat.game_id, ResultSeat.player_id, EVERYTHING)
+
+
+@lru_cache(maxsize=32)
+def _runs_of(days) -> Select:
+    """Return the statement of a player's runs in a season's days (None: all time), built
+    once a season, as a player's other figures are (reports.players._of_season)."""
+    return mine(_RUNS, ResultSeat.game_id, ResultSeat.player_id, Shown("", days))
 
 
 def runs(player_id: int, shown: Shown = EVERYTHING) -> tuple[int, int]:
     """Return a player's longest run of wins in finished games (of a season, or of all
     time), and the run its last games make."""
-    query = RUNS if shown.days is None else mine(_RUNS, ResultSeat.game_id,
-                                                 ResultSeat.player_id, shown)
+    query = _runs_of(shown.days)
     won = db.session.connection().execute(query, {"player": player_id}).scalars().all()
     longest = current = 0
     for win in won:

@@ -94,9 +94,7 @@ class Shown:
         """Its first and last day (None for all time; a season of no days: none between)."""
         if self.days is None:
             return None
-        if not self.days:
-            return date.max, date.min
-        return min(first for first, _ in self.days), max(last for _, last in self.days)
+        return (self.days[0][0], self.days[-1][1]) if self.days else (date.max, date.min)
 
     def games(self):
         """The condition that a game is in it (None for all time: every game is)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import date
 
 from sqlalchemy import event, select
 
@@ -65,7 +64,6 @@ def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, clien
                                                    "hands": from_sql.hands}), player.name
 
 
-
 def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
     """Hold what a player's page reads for a season (its figures, runs and rating line) to
     the same worked out from the season's games alone, and the season's page's ratings to
@@ -101,16 +99,9 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                     longest = max(longest, current)
                 assert rivals.runs(player.id, shown) == (longest, current), (name, player.name)
                 line = ratings.player_steps(player.id, name, shown.span)
-                assert line == [step for step, day in zip(
-                    ratings.player_steps(player.id), steps_days(player.id))
-                    if inside(day)], (name, player.name)
+                assert line == [step for step in ratings.player_steps(player.id)
+                                if inside(roster.day_of(None, step[0]))], (name, player.name)
                 assert len(line) == len(wins)
-
-
-def steps_days(player_id: int) -> list:
-    """Return the days of a player's rating steps, in the order player_steps gives them."""
-    return [row[0] if isinstance(row[0], date) else date.fromisoformat(str(row[0]))
-            for row in ratings.player_steps(player_id)]
 
 
 def test_a_season_s_figures_are_those_of_its_games_alone(app, client):

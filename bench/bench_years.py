@@ -43,6 +43,7 @@ FIRST = datetime(2016, 1, 8, 19, 30)
 SETS = [("penalty", {"target": 2000}), ("chips", {"preset": "house", "start_chips": 500}),
         ("chips", {"preset": "jax", "target": None}), ("penalty", {"target": 2000})]
 ASK = {"Accept-Encoding": "gzip, deflate, br"}
+PART = {**ASK, "X-Fragment": "1"}  # a page's part, as app.js fetches it into place
 
 
 def fill(years: int, rng: random.Random, cache: bool = True) -> None:
@@ -82,10 +83,10 @@ def fill(years: int, rng: random.Random, cache: bool = True) -> None:
     db.session.commit()
 
 
-def one(connection, path: str) -> tuple[float, int]:
+def one(connection, path: str, headers: dict = ASK) -> tuple[float, int]:
     """GET a page on a kept-alive connection; return (ms, bytes on the wire)."""
     started = time.perf_counter()
-    connection.request("GET", path, headers=ASK)
+    connection.request("GET", path, headers=headers)
     response = connection.getresponse()
     size = len(response.read())
     if response.status not in (200, 204):
@@ -97,8 +98,9 @@ LIMITS = {"anything new? (version, 204)": 2.0}  # the poll; every other page: PA
 PAGE_LIMIT, SLOWEST_MS, BACKUP_MS = 5.0, 50.0, 3000.0
 
 
-def measure(app, port: int, pages: list[tuple[str, str, int]]) -> list[str]:
-    """Time each page against the bare route, interleaved; return the table's rows."""
+def measure(app, port: int, pages: list[tuple]) -> list[str]:
+    """Time each page (label, path, visits, and the headers it is asked with, if not the
+    usual) against the bare route, interleaved; return the table's rows."""
     statements: list[str] = []
     with app.app_context():
         engine = db.engine
@@ -106,16 +108,17 @@ def measure(app, port: int, pages: list[tuple[str, str, int]]) -> list[str]:
                  if args[2] != "BEGIN" else None)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     rows = []
-    for label, path, repeat in pages:
+    for label, path, repeat, *asked in pages:
+        headers = asked[0] if asked else ASK
         bare, timed, size = [], [], 0
         # Asked once before it is timed: the first request after the server starts compiles
         # the page's templates (and the statements' SQL), which no later visit pays. Printed
         # apart ("first ms"); the limits are judged on the visits after it.
-        first = one(connection, path)[0] if not path.startswith("/backup") else 0.0
+        first = one(connection, path, headers)[0] if not path.startswith("/backup") else 0.0
         for _ in range(repeat):
             bare.append(one(connection, "/healthz")[0])
             statements.clear()
-            took, size = one(connection, path)
+            took, size = one(connection, path, headers)
             timed.append(took)
             counted = len(statements)
         timed.sort()
@@ -161,7 +164,9 @@ def main() -> None:
                  ("roster, all time", "/players?season=all", 30),
                  (f"roster, season {season}", f"/players?season={season}", 30),
                  ("a player's page, all time", "/players/1?season=all", 30),
+                 ("  its part, all time", "/players/1/more?season=all", 30, PART),
                  (f"a player's page, season {season}", f"/players/1?season={season}", 30),
+                 ("  its part, season", f"/players/1/more?season={season}", 30, PART),
                  (f"season {season}'s page", f"/seasons/{season}", 30),
                  ("backup download", "/backup/download", 3)]
         print(f"{'page':34} {'median ms':>9} {'p99 ms':>9} {'max ms':>9} {'ratio':>9} "

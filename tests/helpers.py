@@ -15,6 +15,7 @@ import tempfile
 import time
 import urllib.request
 from datetime import date, datetime, timedelta
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,27 @@ def form_token(html: str) -> str:
 def alerts(html: str) -> list[str]:
     """Return the error messages a page shows."""
     return re.findall(r'role="alert">([^<]+)<', html)
+
+
+PART_SLOT = re.compile(r'<div class="more-part" data-slot="more" data-more="([^"]+)">.*?</div>',
+                       re.S)
+
+
+def with_part(client, path: str, headers: dict | None = None):
+    """GET a page that keeps a slot for a part of itself (a player's page: their charts,
+    rivals and head-to-head) and return it as a phone shows it once app.js has fetched
+    the part into place: the slot filled with what the part answers to app.js's request.
+    Fails if the page has no such slot or the part does not answer 200."""
+    page = client.get(path, headers=headers)
+    html = page.get_data(as_text=True)
+    slot = PART_SLOT.search(html)
+    assert slot, f"{path} keeps no slot for its part"
+    part = client.get(unescape(slot.group(1)), headers={**(headers or {}), "X-Fragment": "1"})
+    assert part.status_code == 200, (slot.group(1), part.status_code)
+    filled = part.get_data(as_text=True)
+    assert "<html" not in filled  # the part alone, as app.js puts it in place
+    page.set_data(html[:slot.start()] + filled + html[slot.end():])
+    return page
 
 
 def start_game(client, names=("Ann", "Ben", "Cy"), dealer=0, variant="penalty", **rules) -> int:

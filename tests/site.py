@@ -95,6 +95,8 @@ def pages(ids: dict[str, int]) -> dict[str, str]:
         "roster": "/players",
         "player": "/players/1",
         "player-rtl": f"/players/{ids['rtl_player']}",
+        "player-more": "/players/1/more",
+        "player-rtl-more": f"/players/{ids['rtl_player']}/more",
         "merge": "/players/1/merge",
         "settings": "/settings",
         "seasons": "/seasons/",

@@ -123,7 +123,7 @@ def test_kings_corners_serve_runs_every_page_in_both_languages_from_any_folder(i
             game = started.url.rsplit("/", 1)[1]
             for path in (f"/games/{game}/hands/new", f"/history/games/{game}",
                          f"/history/games/{game}/export.csv", f"/games/{game}/export.json",
-                         "/players/1", "/history/nights/1"):
+                         "/players/1", "/players/1/more", "/history/nights/1"):
                 with phone.open(base + path, timeout=10) as answer:
                     assert answer.status == 200, path
     finally:

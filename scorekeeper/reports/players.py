@@ -226,14 +226,44 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
 
 
 def player_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
-    """Return everything the player page shows, summed by the database from the results
-    cache: one grouped query for each part of the page, whatever the history; of one
-    season's games, or of all time."""
+    """Return everything the player page and its part show (`summary` and `details`
+    together), summed by the database from the results cache: one grouped query for each
+    part of the page, whatever the history; of one season's games, or of all time."""
+    first, more = summary(player, shown), details(player, shown)
+    return PlayerStats(first.name, first.overall, first.by_variant, first.unfinished,
+                       first.hands, more.nights, more.best_night, more.head_to_head, more.form)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a player's page shows first: finished games and wins, by variant, and what
+    their hands added up to."""
+
+    name: str
+    overall: Record
+    by_variant: dict[str, Record]
+    unfinished: int
+    hands: Facts
+
+
+@dataclass(frozen=True)
+class Details:
+    """What the part of a player's page fetched into place shows: nights, the best one,
+    the win rate after each, and head-to-head."""
+
+    nights: int  # how many nights they finished a game on
+    best_night: NightRecord | None
+    head_to_head: tuple[HeadToHead, ...]
+    form: tuple[tuple[date, float], ...]  # at most CHART_POINTS nights, spread evenly
+
+
+def summary(player: Player, shown: Shown = EVERYTHING) -> Summary:
+    """Return a player's games and wins by variant and their hands' facts, of a season's
+    games or of all time: two grouped statements along the results cache's indexes."""
     mine = {"player": player.id}
     run = db.session.connection().execute
-    by_variant_, facts, nights_, versus_ = BY_VARIANT, FACTS, NIGHTS, VERSUS
-    if shown.days is not None:
-        by_variant_, facts, nights_, versus_, _ = _of_season(shown.days)
+    by_variant_, facts = (BY_VARIANT, FACTS) if shown.days is None else _of_season(
+        shown.days)[:2]
     won, unfinished = {}, 0
     for variant, over, winner, games in run(by_variant_, mine).all():
         if over:
@@ -244,6 +274,17 @@ def player_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
     by_variant = {home.name: won[home.name] for home in variants.homes() if home.name in won}
     overall = Record(sum(r.played for r in by_variant.values()),
                      sum(r.wins for r in by_variant.values()))
+    return Summary(player.name, overall, by_variant, unfinished,
+                   Facts({fact: int(value) for fact, value in run(facts, mine).all()}))
+
+
+def details(player: Player, shown: Shown = EVERYTHING) -> Details:
+    """Return a player's nights (how many, the best, the win rate after each, spread for a
+    chart) and head-to-head, of a season's games or of all time."""
+    mine = {"player": player.id}
+    run = db.session.connection().execute
+    nights_, versus_ = (NIGHTS, VERSUS) if shown.days is None else _of_season(
+        shown.days)[2:4]
     nights, best, points = _nights(run(nights_, mine).all())
     shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
     for other, name, outcome, games in run(versus_, mine).all():
@@ -253,12 +294,8 @@ def player_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
             counts[2 if outcome > 0 else 3] += games
     versus = [HeadToHead(name, games, ahead, behind, games - ahead - behind, other)
               for other, (name, games, ahead, behind) in shared.items()]
-    return PlayerStats(
-        name=player.name, overall=overall, by_variant=by_variant, unfinished=unfinished,
-        hands=Facts({fact: int(value) for fact, value in run(facts, mine).all()}),
-        nights=nights, best_night=best,
-        head_to_head=tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))),
-        form=points)
+    return Details(nights, best,
+                   tuple(sorted(versus, key=lambda h: (-h.games, h.other.casefold()))), points)
 
 
 def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, float], ...]]:

@@ -143,6 +143,12 @@ def settled(page) -> None:
     page.wait_for_selector("#hand-form:not([data-previewing])", state="attached")
 
 
+def parts_in_place(page) -> None:
+    """Wait until each part app.js fetches into the page (a player's charts, rivals and
+    head-to-head) is in place: none still on its way."""
+    page.wait_for_selector("[data-more][aria-busy]", state="detached")
+
+
 def start_penalty(page, taps, names, target=None):
     """Open the app, start a penalty game with these players by tapping and typing."""
     page.goto("/")

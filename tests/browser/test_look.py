@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.web import passcode
-from tests.browser.helpers import ARTIFACTS, PHONE
+from tests.browser.helpers import ARTIFACTS, PHONE, parts_in_place
 from tests.helpers import ROOT, make_app, need, serve
 from tests.site import pages, seed
 
@@ -111,6 +111,7 @@ def walk(browser, site):
         walked = paths if lang == "en" else {name: paths[name] for name in SPANISH}
         for name, path in walked.items():
             page.goto(path)
+            parts_in_place(page)
             assert page.locator("html").get_attribute("lang") == lang, name
             found[name] = page.evaluate(SIZES) | {"axe": page.evaluate(AXE_RUN)}
             if name in MAIN:

@@ -56,6 +56,9 @@ def test_a_restored_backup_shows_each_players_statistics_on_a_phone(phone, tmp_p
 
     taps.tap(rows.nth(0).locator("a"))
     page.wait_for_selector(".figures")
+    # The charts, rivals and head-to-head follow by themselves, no tap: fetched into place.
+    page.wait_for_selector(".h2h")
+    assert page.locator("[data-more] a.button").count() == 0  # the link gave way to them
     assert page.locator(".figures").inner_text().split() == [
         "5", "games", "4", "wins", "80%", "win", "rate"]
     assert "Friday: 2 wins in 2 games" in page.locator(".best").inner_text()

@@ -258,7 +258,7 @@ def test_pages_opened_while_hands_are_saved_never_stay_behind(server):
     client = setup_client(app)
     game_id = start_game(client, P, target=100)
     paths = ["/", "/history/", "/history/nights/1", f"/history/games/{game_id}", "/players",
-             "/players/2"]
+             "/players/2", "/players/2/more"]
     token = re.compile(r'name="(csrf_token|token)" type="hidden" value="[^"]*"')
 
     def page(path: str) -> str:

@@ -34,7 +34,8 @@ def broken_game(app, client) -> int:
 
 
 @pytest.mark.parametrize("page", ["/", "/history/", "/history/nights/1", "/players",
-                                  "/players/1", "/backup", "/backup/download", "/games/1"])
+                                  "/players/1", "/players/1/more", "/backup",
+                                  "/backup/download", "/games/1"])
 def test_every_other_page_still_loads(app, client, page):
     broken_game(app, client)
     assert client.get(page).status_code == 200

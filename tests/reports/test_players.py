@@ -127,8 +127,8 @@ def test_every_page_costs_the_same_statements_whatever_the_history(app, client):
                 event.remove(db.engine, "before_cursor_execute", listener)
         return len(seen)
 
-    pages = ["/", "/players", "/players/1", "/history/", "/history/nights/1", "/games/1",
-             "/history/games/1", "/games/1/version?since=0", "/games/1/hands/new"]
+    pages = ["/", "/players", "/players/1", "/players/1/more", "/history/", "/history/nights/1",
+             "/games/1", "/history/games/1", "/games/1/version?since=0", "/games/1/hands/new"]
     fill(client, seed=3, games=8)
     small = [statements(page) for page in pages]
     fill(client, seed=4, games=60)

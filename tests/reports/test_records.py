@@ -11,7 +11,7 @@ from sqlalchemy import text
 from scorekeeper.db import results
 from scorekeeper.extensions import db
 from scorekeeper.reports.records import player_records, records
-from tests.helpers import hand_data, import_log
+from tests.helpers import hand_data, import_log, with_part
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 ANN, BEN, CY = 1, 2, 3  # roster ids, in the order the first game seats them
@@ -70,7 +70,7 @@ def test_a_tie_leaves_the_record_with_the_first_to_set_it(penalty, client):
         "Most kings left in one hand", "3 kings", "Ann", date(2026, 1, 12))
     assert mine(penalty, CY)["penalty"][0] == ("Most kings left in one hand", "3 kings",
                                                 "equals")
-    page = client.get(f"/players/{CY}").get_data(as_text=True)
+    page = with_part(client, f"/players/{CY}").get_data(as_text=True)
     assert "Equals the table record" in page and "Table record<" not in page
 
 

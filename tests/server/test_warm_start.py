@@ -26,7 +26,8 @@ def test_no_page_compiles_a_template_once_the_server_has_started(app, client):
     env.loader.get_source = counted
     try:
         for url in ("/", f"/games/{game_id}", f"/games/{game_id}/hands/new", "/history/",
-                    "/players", "/players/1", "/seasons/", "/settings", "/backup"):
+                    "/players", "/players/1", "/players/1/more", "/seasons/", "/settings",
+                    "/backup"):
             assert client.get(url).status_code in (200, 302), url
     finally:
         del env.loader.get_source

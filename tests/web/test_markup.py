@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.web import passcode
-from tests.helpers import ROOT, make_app, need
+from tests.helpers import ROOT, make_app, need, with_part
 from tests.site import RTL, pages, seed
 
 VNU = ROOT / "node_modules/vnu-jar/build/dist/vnu.jar"
@@ -22,7 +22,9 @@ VNU = ROOT / "node_modules/vnu-jar/build/dist/vnu.jar"
 SPANISH = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreboard-coronation",
            "scoreboard-penalty-over", "record-penalty", "record-chips", "record-coronation",
            "edit-penalty", "history", "night", "history-game-chips", "roster", "player",
-           "player-rtl", "settings", "backup", "import", "delete-game")
+           "player-more", "player-rtl", "player-rtl-more", "settings", "backup", "import",
+           "delete-game")
+WITH_PART = ("player", "player-rtl", "player-all-time")
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +37,8 @@ def rendered(tmp_path_factory) -> dict[str, str]:
     client = app.test_client()
     out = {}
     for name, url in pages(ids).items():
-        response = client.get(url)
+        # A player's page as a phone shows it: with its part fetched into place.
+        response = with_part(client, url) if name in WITH_PART else client.get(url)
         assert response.status_code in (200, 404), (name, response.status_code)
         out[name] = response.get_data(as_text=True)
     # Refused forms keep what was typed and say why, on the page.
@@ -55,7 +58,7 @@ def rendered(tmp_path_factory) -> dict[str, str]:
     spanish.set_cookie("kc_lang", "es")
     for name, url in pages(ids).items():
         if name in SPANISH:
-            response = spanish.get(url)
+            response = with_part(spanish, url) if name in WITH_PART else spanish.get(url)
             assert response.status_code == 200, ("es", name, response.status_code)
             out[f"es-{name}"] = response.get_data(as_text=True)
             assert '<html lang="es"' in out[f"es-{name}"], name

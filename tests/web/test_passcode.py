@@ -137,7 +137,8 @@ def test_without_the_passcode_a_phone_reads_every_page(table):
     chips, penalty = ids["chips"], ids["penalty"]
     for url in ["/", f"/games/{chips}", f"/games/{penalty}", f"/games/{chips}/chips/live",
                 "/history/", f"/history/games/{penalty}", f"/history/nights/{ids['night']}",
-                "/players", f"/players/{ids['ann']}", "/join", "/join.svg",
+                "/players", f"/players/{ids['ann']}", f"/players/{ids['ann']}/more", "/join",
+                "/join.svg",
                 f"/games/{penalty}/export.json", f"/history/games/{penalty}/export.csv",
                 f"/games/{penalty}/version?since=0", "/watch", "/seasons/", "/seasons/Winter",
                 "/history/?season=all", f"/players/{ids['ann']}?season=Winter"]:

@@ -7,7 +7,7 @@ import re
 
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
-from tests.helpers import alerts, csrf_token, hand_data, start_game
+from tests.helpers import alerts, csrf_token, hand_data, start_game, with_part
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 
@@ -54,7 +54,7 @@ def test_every_page_links_to_the_players(client):
 
 def test_a_player_page_shows_the_statistics_worked_out_from_the_hands(app, client):
     finished_game(client)
-    page = text(client.get(f"/players/{player_id(app, 'Ann')}"))
+    page = text(with_part(client, f"/players/{player_id(app, 'Ann')}"))
     assert "1 game 0 wins 0% win rate" in page
     assert "Penalty points 1 0 0%" in page  # games, wins, rate per variant
     assert "Penalty per hand 12.0 12 points in 1 hand" in page
@@ -63,13 +63,39 @@ def test_a_player_page_shows_the_statistics_worked_out_from_the_hands(app, clien
     # Head to head: Ann's 12 is behind Ben's 0 and Cy's 5.
     assert "Ben 1 game" in page and "Ann ahead 0 · level 0 · behind 1" in page
     assert "Win rate over time" not in page  # one game is not a line yet
-    ben = text(client.get(f"/players/{player_id(app, 'Ben')}"))
+    ben = text(with_part(client, f"/players/{player_id(app, 'Ben')}"))
     assert "1 win in 1 game" in ben  # best night
+
+
+def test_a_player_s_charts_rivals_and_head_to_head_are_a_part_fetched_into_the_page(app,
+                                                                                   client):
+    finished_game(client)
+    ann = player_id(app, "Ann")
+    html = client.get(f"/players/{ann}?season=all").get_data(as_text=True)
+    # The page shows the record at once, and keeps a slot for the rest, with a link.
+    assert "1 game 0 wins 0% win rate" in " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    assert "Head to head" not in html and "Best night" not in html
+    more = f"/players/{ann}/more?season=all"  # the season the page is seen for
+    assert (f'data-more="{more}">\n  <a class="button" href="{more}">Charts, rivals and head '
+            "to head</a>") in html
+    # As app.js asks for it: the cards alone, for the same address told apart by the header.
+    part = client.get(more, headers={"X-Fragment": "1"})
+    said = part.get_data(as_text=True)
+    assert part.status_code == 200 and "<html" not in said
+    assert "Head to head" in said and "Ann ahead 0 · level 0 · behind 1" in text(part)
+    assert "X-Fragment" in part.headers["Vary"]
+    # Opened by its link (no script, or no connection): a page of its own, with the way back.
+    alone = client.get(more)
+    page = alone.get_data(as_text=True)
+    assert alone.status_code == 200 and page.startswith("<!doctype html>")
+    assert f'<a href="/players/{ann}?season=all">Ann</a>' in page and "Head to head" in page
+    assert client.get("/players/99/more").status_code == 404
+    assert client.get(f"/players/{ann}/more?season=Nonsense").status_code == 404
 
 
 def test_a_player_whose_only_game_is_unfinished_has_nothing_counted_yet(app, client):
     start_game(client, ["Ann", "Dee"])
-    page = text(client.get(f"/players/{player_id(app, 'Dee')}"))
+    page = text(with_part(client, f"/players/{player_id(app, 'Dee')}"))
     assert "0 games 0 wins – win rate" in page
     assert "1 unfinished game will count once it ends." in page
     assert "No wins yet." in page and "Head to head" not in page
@@ -126,7 +152,8 @@ def test_merging_a_duplicate_moves_its_games_over(app, client):
                            follow_redirects=True)
     assert "annie b merged into Ann: 1 game moved over." in text(response)
     assert "2 games 1 win 50% win rate" in text(response)
-    assert "Ann ahead 1" in text(response)  # Ben, met in both games, is now met by Ann
+    # Ben, met in both games, is now met by Ann
+    assert "Ann ahead 1" in text(with_part(client, f"/players/{ann}"))
     assert "annie b" not in text(client.get("/players"))
     assert "Ann" in text(client.get(f"/games/{second}"))
 
@@ -217,13 +244,13 @@ def test_a_player_page_shows_their_records_marked_against_the_table_s(app, clien
                       ("19", {"Ann": {"cards": 4, "kings": 3}, "Ben": {"cards": 1}})):
         import_log(app, "penalty", names, [{"went_out": "Ann" if day != "19" else "Cy",
                                             "hands": held}], f"2026-01-{day}")
-    cy = client.get("/players/3").get_data(as_text=True)
+    cy = with_part(client, "/players/3").get_data(as_text=True)
     records = cy[cy.index('aria-labelledby="records-h"'):cy.index("Best night")]
     assert "Most kings left in one hand" in records and "<b>3 kings</b>" in records
     assert '<span class="badge gold">Table record</span>' in records
-    ann = client.get("/players/1").get_data(as_text=True)
+    ann = with_part(client, "/players/1").get_data(as_text=True)
     assert '<span class="badge">Equals the table record</span>' in ann
-    ben = client.get("/players/2", headers={"Accept-Language": "es-ES,es;q=0.9"})
+    ben = with_part(client, "/players/2", headers={"Accept-Language": "es-ES,es;q=0.9"})
     said = ben.get_data(as_text=True)
     assert "<h2 id=\"records-h\">Récords</h2>" in said
     assert "Más reyes sin bajar en una mano" in said and "<b>2 reyes</b>" in said
@@ -232,4 +259,4 @@ def test_a_player_page_shows_their_records_marked_against_the_table_s(app, clien
 
 def test_a_player_with_no_best_has_no_records_part(app, client):
     start_game(client, ["Ann", "Ben"])
-    assert "records-h" not in client.get("/players/1").get_data(as_text=True)
+    assert "records-h" not in with_part(client, "/players/1").get_data(as_text=True)

@@ -7,7 +7,7 @@ from html import unescape
 
 from scorekeeper.db import read_game
 from scorekeeper.reports import ratings
-from tests.helpers import hand_data, start_game
+from tests.helpers import hand_data, start_game, with_part
 
 NAMES = ["Ann", "Ben", "Cy"]
 
@@ -42,7 +42,7 @@ def test_a_player_s_page_shows_their_rating_and_rivals(app, client):
     with app.app_context():
         mine = ratings.player_ratings(3)["penalty"]  # Cy
     page = " ".join(re.sub(r"<[^>]+>", "", unescape(
-        client.get("/players/3").get_data(as_text=True))).split())
+        with_part(client, "/players/3").get_data(as_text=True))).split())
     assert f"Penalty points{mine.figure} provisional: 3 of 10 games" in page
     assert "Longest winning run: 2 games" in page
     assert "Beaten most by Ann: 1 of 3 games together" in page
@@ -53,7 +53,7 @@ def test_a_player_s_page_draws_their_rating_after_each_game_a_line_a_variant(app
     start_game(client, NAMES, variant="chips", preset="house")  # not finished: no line
     with app.app_context():
         after = [r.figure for r in ratings.player_line(3, "penalty")]
-    html = unescape(client.get("/players/3").get_data(as_text=True))
+    html = unescape(with_part(client, "/players/3").get_data(as_text=True))
     chart = re.search(r'<svg[^>]*aria-labelledby="rating-chart-title.*?</svg>', html,
                       re.S).group(0)
     assert f"Cy's rating after each of 3 finished games: now Penalty points {after[-1]}." in chart

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.db.models import Game, Player, RatingStep, Season
 from scorekeeper.extensions import db
-from tests.helpers import alerts, fill, import_log, start_game
+from tests.helpers import alerts, fill, import_log, start_game, with_part
 
 # fill(): weekly nights from Fri 8 Jan 2016, two finished penalty games each, all four
 # players in every game. 60 nights: 52 in 2016 (104 games), 8 in 2017 (16 games).
@@ -82,7 +82,7 @@ def test_a_players_page_is_seen_for_a_season_and_its_links_keep_it(years, client
     app, ann = years
     now = text(page(client, f"/players/{ann}"))
     assert "16 games" in now
-    html = page(client, f"/players/{ann}?season=2016")
+    html = with_part(client, f"/players/{ann}?season=2016").get_data(as_text=True)
     assert "104 games" in text(html)
     assert re.search(r'href="/players/\d+\?season=2016">Ben</a>', html)  # head to head
     assert ("2016", f"/players/{ann}?season=2016", True) in season_links(html)
@@ -195,7 +195,7 @@ def test_a_season_s_page_has_the_records_set_on_its_days_only(either):
     assert kings_record("2017") == "3 kings Dee"  # the later of 2017's two runs of days
     assert kings_record("Summer") == "2 kings Cy"
     assert kings_record("2018") == "4 kings Ben"
-    ben = page(client, "/players/2?season=2017")
+    ben = with_part(client, "/players/2?season=2017").get_data(as_text=True)
     assert "Most kings left in one hand 1 king" in text(ben)
 
 
@@ -206,7 +206,7 @@ def test_every_season_link_opens_its_season_whatever_its_name(years, client):
         answer = client.post("/seasons/", data={"name": name, "first_day": first,
                                                 "last_day": last})
         assert answer.status_code == 302, name
-    for where in ("/history/", "/players", f"/players/{years[1]}"):
+    for where in ("/history/", "/players", f"/players/{years[1]}", f"/players/{years[1]}/more"):
         links = season_links(page(client, where))
         assert [label for label, _, _ in links] == [
             "2017", "A+B #1", "2016", "Été &amp; co: 2016?", "All time"], where

@@ -17,7 +17,7 @@ from babel.messages.mofile import read_mo
 from scorekeeper import create_app, rules
 from scorekeeper.extensions import db
 from scorekeeper.web import i18n
-from tests.helpers import ROOT, WEB, hand_data, start_game
+from tests.helpers import ROOT, WEB, hand_data, start_game, with_part
 
 PO = WEB / "translations" / "es" / "LC_MESSAGES" / "messages.po"
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -229,8 +229,8 @@ def test_the_pages_around_a_game_say_nothing_in_english(client):
     said = {}
     for url in ["/games/new", "/history/", "/history/nights/1", "/history/games/1",
                 "/history/games/2", "/games/2", "/games/2/hands/new", "/players",
-                "/players/1", "/players/1/merge", "/backup", "/import", "/trust", "/offline",
-                "/games/1/delete"]:
+                "/players/1", "/players/1/more", "/players/1/merge", "/backup", "/import", "/trust",
+                "/offline", "/games/1/delete"]:
         response = client.get(url)
         assert response.status_code == 200, url
         said[url] = text = visible_text(response.get_data(as_text=True))
@@ -245,7 +245,8 @@ def test_the_pages_around_a_game_say_nothing_in_english(client):
     assert "Pase" in said["/games/2"] and "en el pozo" in said["/games/2"]
     assert "se lleva el pozo de" in said["/games/2"]
     assert "fichas en el pozo hasta ahora" in said["/games/2/hands/new"]
-    assert "Mejor noche" in said["/players/1"] and "Cara a cara" not in said["/players/1"]
+    assert "Gráficos, rivales y cara a cara" in said["/players/1"]
+    assert "Mejor noche" in said["/players/1/more"] and "Cara a cara" not in said["/players/1/more"]
     assert "Copia de seguridad y restaurar" in said["/backup"]
     assert "Sin conexión" in said["/offline"]
 
@@ -435,10 +436,10 @@ def test_a_players_page_writes_numbers_and_months_in_spanish(client):
         assert client.post("/import", data={"text": json.dumps(log)}).status_code == 302
     english = visible_text(client.get("/players/1").get_data(as_text=True))
     assert "Penalty per hand 2.5" in english
-    chart = client.get("/players/1").get_data(as_text=True)
+    chart = with_part(client, "/players/1").get_data(as_text=True)
     assert ">3 Oct<" in chart and ">14 Nov<" in chart
     client.set_cookie("kc_lang", "es")
-    html = client.get("/players/1").get_data(as_text=True)
+    html = with_part(client, "/players/1").get_data(as_text=True)
     assert "Castigo por mano 2,5" in visible_text(html)
     assert ">3 oct<" in html and ">14 nov<" in html and "Nov<" not in html
 

@@ -206,6 +206,20 @@
   document.addEventListener("kc:refreshed", readyShare);
   readyShare();
 
+  /* A page's part fetched into place (a player's charts, rivals and head-to-head): the page
+     shows at once and the part follows as soon as it is drawn. Without a connection the
+     slot keeps its link, which opens the part as a page of its own. */
+  if (window.fetch) {
+    $$("[data-more]").forEach(function (slot) {
+      slot.setAttribute("aria-busy", "true");
+      fetch(slot.dataset.more, { credentials: "same-origin", headers: { "X-Fragment": "1" } })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (html) { if (html) place(html, document); })
+        .catch(function () { /* no connection: the link stays */ })
+        .then(function () { slot.removeAttribute("aria-busy"); });
+    });
+  }
+
   /* In step with the other phones: ask "anything new since version V?" (an empty 204 when
      nothing is) and, when the game moved on, refresh the page's content in place, or on a
      round form say what changed, without touching what is being typed. */

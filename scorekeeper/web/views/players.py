@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext, ngettext
 from markupsafe import Markup
 
@@ -86,7 +86,7 @@ class VersusRow:
     behind_said: Markup  # "behind 5"
 
 
-def versus_rows(player: Player, figures: roster.PlayerStats,
+def versus_rows(player: Player, figures: roster.Details,
                 season: str | None = None) -> list[VersusRow]:
     """Return the head-to-head lines, their words looked up once for the page (as the
     template's _() would say them: the sentence as markup, its values escaped); each links
@@ -94,12 +94,12 @@ def versus_rows(player: Player, figures: roster.PlayerStats,
     if not figures.head_to_head:
         return []
     say = get_translations()
+    before, after = link("players.player", "player_id", season=season)  # built once
     name = bdi(player.name)
     ahead = Markup(say.ugettext("%(name)s ahead %(num)s"))
     level = Markup(say.ugettext("level %(num)s"))
     behind = Markup(say.ugettext("behind %(num)s"))
-    return [VersusRow(url_for("players.player", player_id=row.other_id, season=season),
-                      bdi(row.other),
+    return [VersusRow(f"{before}{row.other_id}{after}", bdi(row.other),
                       Markup(say.ungettext("%(num)d game", "%(num)d games", row.games))
                       % {"num": row.games},
                       row.ahead, row.level, row.behind,
@@ -110,22 +110,46 @@ def versus_rows(player: Player, figures: roster.PlayerStats,
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
     """Render a player's page for a season (or all time), with the rename form as typed and
-    its error, if any."""
+    its error, if any: their record, ratings and hands. The charts, rivals, records and
+    head-to-head are a part of their own (`more`), fetched into place by app.js; without
+    it, a link to that part."""
     season = seen("players.player", player_id=player.id)
-    figures = roster.player_stats(player, season.shown)
-    others = stored.anyone_else(player)
     shown = season.shown
-    rated_in = None if shown.all_time else shown.key  # the season ratings were rated in
     return render_template(
-        "players/player.html", player=player, stats=figures, form=form, error=error,
-        chart=_chart(figures.form, player.name, figures.nights),
-        versus=versus_rows(player, figures, season.asked), merge_candidates=others,
-        ratings=ratings.player_ratings(player.id, rated_in),
+        "players/player.html", player=player, stats=roster.summary(player, shown), form=form,
+        error=error, merge_candidates=stored.anyone_else(player),
+        ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
+        more=url_for("players.more", player_id=player.id, season=season.asked),
+        provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
+
+
+FRAGMENT = "X-Fragment"  # app.js asks for a page's part with it: the part alone, no frame
+
+
+@bp.route("/<int:player_id>/more")
+def more(player_id: int):
+    """Show a player's rivals, charts, records, best night and head-to-head for a season (or
+    all time): fetched into the player's page (the cards alone), or opened by its link (a
+    page of its own)."""
+    player = stored.player_row(player_id)
+    if player is None:
+        abort(404)
+    season = seen("players.more", player_id=player.id)
+    shown = season.shown
+    figures = roster.details(player, shown)
+    rated_in = None if shown.all_time else shown.key  # the season ratings were rated in
+    fragment = request.headers.get(FRAGMENT) == "1"
+    page = render_template(
+        "players/_more.html" if fragment else "players/more.html", player=player,
+        stats=figures, chart=_chart(figures.form, player.name, figures.nights),
+        versus=versus_rows(player, figures, season.asked),
         rating_chart=_rating_chart(ratings.player_steps(player.id, rated_in, shown.span),
                                    player.name),
         rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
         records=records.player_records(player.id, days=shown.days),
-        provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
+        page=url_for("players.player", player_id=player.id, season=season.asked),
+        season=season)
+    return page, 200, {"Vary": FRAGMENT}  # one address: the page, or its part alone
 
 
 def _rating_chart(steps, name: str) -> Markup | None:

@@ -2,7 +2,8 @@
 WebKitGTK, driven over WebDriver (WebKitWebDriver) on a virtual screen (Xvfb), at 390x844.
 
 New game, three hands, a correction, undo, another phone's save shown live, a chips tap,
-the dark theme and Spanish. No uncaught error on any page.
+the dark theme and Spanish, a player's page with its part fetched into place. No uncaught
+error on any page.
 """
 
 from __future__ import annotations
@@ -203,6 +204,13 @@ def test_the_main_flow_in_webkit(webkit, live_server, phone):
     me.until(lambda: not me.css("#live .pending"), "saved")
     webkit.refresh()
     me.shows("#live .pot", "4")
+
+    # A player's page: the record at once, the rest fetched into place with no tap.
+    me.tap("header.bar nav a", "Players")
+    me.tap(".roster-list a", "Ann")
+    me.shows(".figures", "win rate")
+    me.shows("[data-slot=more]", "Best night")
+    assert not me.css("[data-slot=more] a.button"), "the part's link is still there"
 
     me.watch()
     assert me.errors == [], f"WebKit reported errors: {me.errors}"

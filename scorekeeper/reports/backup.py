@@ -317,10 +317,11 @@ class _Whole:
 class _Streamed:
     """A backup file read as it comes (ijson), one night or game at a time.
 
-    A first pass (exchange.scan, in flat memory) reads the top-level keys and the format,
-    and checks the JSON is whole, no deeper than any backup and with no number too long,
-    before anything is written; each list is then read in a pass of its own, so the roster
-    is known before the first game whatever order the keys are in.
+    A first pass (exchange.outline, in flat memory) reads the top-level keys and the
+    format, and checks the JSON is whole, no deeper than any backup and with no number too
+    long, before anything is written; a file that fails it is read again by exchange.scan,
+    which says where. Each list is then read in a pass of its own, so the roster is known
+    before the first game whatever order the keys are in.
     """
 
     def __init__(self, file: IO[bytes]):
@@ -328,6 +329,22 @@ class _Streamed:
         self.keys: list[str] = []
         self.format: Any = None
         self.kinds: dict[str, str] = {}
+        try:
+            found = exchange.outline(file)
+        except exchange.NotAnObject:
+            raise Refused("a backup is a JSON object") from None
+        except (ValueError, ijson.JSONError):
+            found = None  # broken: read again below, to say where
+        if found is not None:
+            self.keys, self.kinds, values = found
+            self.format = values.get("format")
+            return
+        file.seek(0)
+        self._read_saying(file)
+
+    def _read_saying(self, file: IO[bytes]) -> None:
+        """Read the first pass again along exchange.scan, which keeps the path to each part:
+        refuse the file saying where it goes wrong."""
         key = None
         try:
             for depth, event, value in exchange.scan(file):

@@ -99,7 +99,8 @@ _ANY = 2**31 - 1  # a value no id, round or page reaches, put in a link to be re
 def link(endpoint: str, key: str, **values) -> tuple[str, str]:
     """Return a link to an endpoint cut where the value of `key` goes: built once for a
     page, each id (or number) put between the two halves, as url_for would write it."""
-    before, _, after = url_for(endpoint, **{key: _ANY}, **values).rpartition(str(_ANY))
+    # Cut at the first: the value sits in the path, before any query (a season's name).
+    before, _, after = url_for(endpoint, **{key: _ANY}, **values).partition(str(_ANY))
     return before, after
 
 

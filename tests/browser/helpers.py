@@ -145,8 +145,9 @@ def settled(page) -> None:
 
 def parts_in_place(page) -> None:
     """Wait until each part app.js fetches into the page (a player's charts, rivals and
-    head-to-head) is in place: none still on its way."""
+    head-to-head) is in place, and fail if one is not: its slot still shows its link."""
     page.wait_for_selector("[data-more][aria-busy]", state="detached")
+    assert page.locator("[data-more] > a.button").count() == 0, "a part did not come"
 
 
 def start_penalty(page, taps, names, target=None):

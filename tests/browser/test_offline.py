@@ -26,6 +26,7 @@ from tests.browser.helpers import (
     Taps,
     controlled,
     other_phone,
+    parts_in_place,
     shot,
     totals,
     unlock,
@@ -102,6 +103,24 @@ def test_pages_opened_before_and_the_apps_files_open_with_no_connection(phone):
     assert page.url.endswith("/history/")
     page.goto(board)
     assert page.locator(".kc-queue .kc-line.copy").count() == 0
+
+
+def test_a_players_page_opened_before_shows_its_part_with_no_connection(phone):
+    """A player's page fetches its charts, rivals and head-to-head into place: opened from
+    the phone's saved copy with no connection, the part comes from the copy kept too."""
+    page, taps = phone
+    start(page, taps, ["Ann", "Ben", "Cy"])
+    controlled(page)
+    page.goto("/players/1")  # through the worker, which keeps the page and then its part
+    parts_in_place(page)
+    page.goto("/")
+    page.context.set_offline(True)
+
+    page.goto("/players/1")
+    assert page.locator(".kc-queue .kc-line.copy").is_visible()  # the saved copy
+    parts_in_place(page)  # fails if the slot still shows its link
+    assert "No wins yet." in page.locator("[data-slot=more]").inner_text()  # best night
+    page.context.set_offline(False)
 
 
 def test_a_hand_saved_with_no_connection_waits_and_is_sent_once(phone):

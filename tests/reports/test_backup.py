@@ -273,6 +273,32 @@ def test_a_file_that_is_not_json_is_refused_with_where_it_went_wrong(other_app):
     assert "Nothing was restored. This is not JSON" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("text, where, why", [
+    (b'["format"]', "", "a backup is a JSON object"),
+    (b'"kings-corners-backup/1"', "", "a backup is a JSON object"),
+    (b'{"format": "kings-corners-backup/1", "nights": [}', "", "this is not JSON: Expecting "
+     "value at line 1, column 49"),
+    (b'{"format": "kings-corners-backup/1", "nights": [' + b"[" * 40 + b"]" * 40 + b"]}",
+     "nights[0][0][0]", "this is nested more than 32 levels deep"),
+    (b'{"format": "kings-corners-backup/1", "roster": [{"name": "Ann", "created_at": '
+     b'1234567890123456}]}', "roster[0].created_at", "a number can be at most 15 digits long"),
+    (b'{"roster": [], "format": 7}', "format", "must be 'kings-corners-backup/1'"),
+    (b'{"format": "kings-corners-backup/1", "nights": {}}', "nights", "must be a list"),
+])
+def test_a_file_is_read_once_before_anything_is_written_and_refused_saying_where(
+        other_app, text, where, why):
+    """The first pass over a file: its top, its depth, its numbers, its format and what each
+    list is, each refused with the place a person can find (a quick pass reads most files;
+    one that fails it is read again to say where), the database left empty."""
+    with other_app.app_context():
+        with pytest.raises(rules.RuleError) as refused:
+            backup.restore_file(io.BytesIO(text))
+        assert (refused.value.field or "").startswith(where), refused.value.field
+        assert why in str(refused.value), str(refused.value)
+        db.session.rollback()
+        assert backup.is_empty()
+
+
 def test_restoring_one_of_each_says_so_in_the_singular(other_app):
     doc = {"format": backup.FORMAT, "roster": [
                {"name": "Ann", "created_at": "2026-11-20T19:00:00"},

@@ -207,16 +207,36 @@
   readyShare();
 
   /* A page's part fetched into place (a player's charts, rivals and head-to-head): the page
-     shows at once and the part follows as soon as it is drawn. Without a connection the
-     slot keeps its link, which opens the part as a page of its own. */
+     shows at once and the part follows as soon as it is drawn (offline: the copy the
+     service worker kept). With no answer in PART_MS, or none at all, the slot keeps its
+     link, which opens the part as a page of its own. */
+  var PART_MS = 15000;
   if (window.fetch) {
     $$("[data-more]").forEach(function (slot) {
+      var control = window.AbortController ? new AbortController() : null;
+      var late = control && window.setTimeout(function () { control.abort(); }, PART_MS);
+      var leave = function () { if (control) control.abort(); };  // WebKit: no error said
+      window.addEventListener("pagehide", leave);
       slot.setAttribute("aria-busy", "true");
-      fetch(slot.dataset.more, { credentials: "same-origin", headers: { "X-Fragment": "1" } })
+      fetch(slot.dataset.more, { credentials: "same-origin", headers: { "X-Fragment": "1" },
+                                 signal: control ? control.signal : undefined })
         .then(function (r) { return r.ok ? r.text() : ""; })
-        .then(function (html) { if (html) place(html, document); })
-        .catch(function () { /* no connection: the link stays */ })
-        .then(function () { slot.removeAttribute("aria-busy"); });
+        .then(function (html) {
+          if (!html) return;
+          var focused = slot.contains(document.activeElement);
+          place(html, document);
+          var first = focused && $("h2", slot);
+          if (first) {  // the link it was on gave way: on to what came in its place
+            first.setAttribute("tabindex", "-1");
+            first.focus();
+          }
+        })
+        .catch(function () { /* no connection, or too slow: the link stays */ })
+        .then(function () {
+          window.clearTimeout(late);
+          window.removeEventListener("pagehide", leave);
+          slot.removeAttribute("aria-busy");
+        });
     });
   }
 

@@ -4,6 +4,8 @@
    - Pages: from the network first; after PAGE_WAIT_MS without an answer, or with no
      connection, the copy kept when the page was last opened, marked as a saved copy;
      a page never opened here: the offline page.
+   - A page's part (app.js asks for it with X-Fragment: a player's charts and rivals): from
+     the network, and kept; with no connection, the copy kept.
    - Everything else (a game's version, the preview, notices, every POST): the network
      only. Live data is never answered from a cache, and nothing sent is ever held here:
      a hand saved with no connection waits in the page's own queue (offline.js); one
@@ -117,6 +119,27 @@ var page = function (event) {
   });
 };
 
+/* A page's part (app.js asks with X-Fragment): from the network, and kept, so that a page
+   opened offline from its saved copy gets its part too. Kept under an address of its own:
+   the same address opened as a page is the part as a page of its own. */
+var PART = "X-Fragment";
+var part = function (event) {
+  var request = event.request;
+  var key = new URL(request.url);
+  key.searchParams.set("kc-part", "1");
+  var network = fetch(request);
+  network.then(function (response) {
+    if (!response.ok || response.type !== "basic") return;
+    var copy = response.clone();
+    event.waitUntil(caches.open(CACHE).then(function (cache) {
+      return cache.put(key.href, copy).then(function () { return trim(cache); });
+    }));
+  }, function () { /* answered below */ });
+  return network.catch(function () {
+    return caches.match(key.href).then(function (found) { return found || Response.error(); });
+  });
+};
+
 var kept = function (request) {
   return caches.match(request).then(function (found) {
     return found || fetch(request).then(function (response) {
@@ -156,6 +179,8 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET" || request.headers.has("Range")) return;
   if (request.mode === "navigate") {
     event.respondWith(page(event));
+  } else if (request.headers.get(PART) === "1") {
+    event.respondWith(part(event));
   } else if (url.pathname.indexOf(CONFIG.static) === 0 && url.searchParams.has("v")) {
     event.respondWith(kept(request));
   }

@@ -119,7 +119,9 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         "players/player.html", player=player, stats=roster.summary(player, shown), form=form,
         error=error, merge_candidates=stored.anyone_else(player),
         ratings=ratings.player_ratings(player.id, None if shown.all_time else shown.key),
-        more=url_for("players.more", player_id=player.id, season=season.asked),
+        # The season shown, named even when it is the usual one: the part must show the
+        # same, were a new season to begin between the two requests.
+        more=url_for("players.more", player_id=player.id, season=shown.key),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
 
 

@@ -189,6 +189,7 @@ def counts(app) -> tuple[int, int]:
     return found
 
 
+@pytest.mark.xdist_group("ten_years")  # one worker makes the backup once
 def test_ten_years_of_history_restores_in_the_app_with_memory_flat(server, ten_years):
     running, app = server
     size = ten_years.stat().st_size
@@ -202,6 +203,7 @@ def test_ten_years_of_history_restores_in_the_app_with_memory_flat(server, ten_y
     assert grown < 150, f"the server grew by {grown:.0f} MB restoring {size >> 20} MB"
 
 
+@pytest.mark.xdist_group("ten_years")  # one worker makes the backup once
 def test_ten_years_of_history_restores_on_the_command_line(tmp_path, ten_years):
     database = tmp_path / "cli.sqlite"
     app = make_app(database)

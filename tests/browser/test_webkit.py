@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import PHONE, Taps
+from tests.browser.helpers import ARTIFACTS, PHONE, Taps
 from tests.helpers import need
 
 # Debian's WebKitGTK browser for automation, under its architecture's library folder.
@@ -211,6 +211,8 @@ def test_the_main_flow_in_webkit(webkit, live_server, phone):
     me.shows(".figures", "win rate")
     me.shows("[data-slot=more]", "Best night")
     assert not me.css("[data-slot=more] a.button"), "the part's link is still there"
+    ARTIFACTS.mkdir(exist_ok=True)
+    webkit.save_screenshot(str(ARTIFACTS / "webkit-player.png"))  # to look at
 
     me.watch()
     assert me.errors == [], f"WebKit reported errors: {me.errors}"

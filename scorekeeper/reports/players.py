@@ -9,7 +9,7 @@ obvious way; the tests hold the two equal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
@@ -74,21 +74,6 @@ class HeadToHead:
     other_id: int | None = field(default=None, compare=False)  # for a link, when known
 
 
-@dataclass(frozen=True)
-class PlayerStats:
-    """Everything the player page shows about one player."""
-
-    name: str
-    overall: Record
-    by_variant: dict[str, Record]
-    unfinished: int
-    hands: Facts
-    nights: int  # how many nights they finished a game on
-    best_night: NightRecord | None
-    head_to_head: tuple[HeadToHead, ...]
-    form: tuple[tuple[date, float], ...]  # at most CHART_POINTS nights, spread evenly
-
-
 CHART_POINTS = 120  # years of weekly nights are drawn from this many
 
 
@@ -98,26 +83,6 @@ def spread(total: int, most: int = CHART_POINTS) -> list[int]:
     if total <= most:
         return list(range(total))
     return [round(i * (total - 1) / (most - 1)) for i in range(most)]
-
-
-def form(nights: Iterable[NightRecord]) -> tuple[tuple[date, float], ...]:
-    """Return the player's win rate (in %) after each night, oldest first."""
-    points, record = [], Record()
-    for night in nights:
-        record = Record(record.played + night.games, record.wins + night.wins)
-        points.append((night.played_on, 100 * record.wins / record.played))
-    return tuple(points)
-
-
-def best_night(nights: Iterable[NightRecord]) -> NightRecord | None:
-    """Return the night with the most wins; a tie goes to the better win rate, then the later."""
-    winning = [(r.wins, r.wins / r.games, index, r) for index, r in enumerate(nights) if r.wins]
-    return max(winning, key=lambda row: row[:3])[3] if winning else None
-
-
-def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], ...]:
-    """Return the chart's points: every night's, or CHART_POINTS of them spread evenly."""
-    return tuple(points[i] for i in spread(len(points)))
 
 
 # What the figures count: a finished game (the cache keeps seats only for games the rules
@@ -225,15 +190,6 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
     return {player: Record(played, wins) for player, (played, wins) in counted.items()}
 
 
-def player_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
-    """Return everything the player page and its part show (`summary` and `details`
-    together), summed by the database from the results cache: one grouped query for each
-    part of the page, whatever the history; of one season's games, or of all time."""
-    first, more = summary(player, shown), details(player, shown)
-    return PlayerStats(first.name, first.overall, first.by_variant, first.unfinished,
-                       first.hands, more.nights, more.best_night, more.head_to_head, more.form)
-
-
 @dataclass(frozen=True)
 class Summary:
     """What a player's page shows first: finished games and wins, by variant, and what
@@ -300,7 +256,8 @@ def details(player: Player, shown: Shown = EVERYTHING) -> Details:
 
 def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, float], ...]]:
     """Return from the rows of NIGHTS how many nights, the best one and the chart's points:
-    what `best_night` and `sampled(form(...))` give, worked out on plain tuples, with a
+    what the oracle's best night and chart give (tests/reports/oracle.py), worked out on
+    plain tuples, with a
     record made only for the best night and a rate only for the nights charted."""
     nights = sorted(((started.date() if type(started) is datetime  # the usual: no parsing
                       else day_of(started, alone), night_id or 0, night_id, name, int(games),

@@ -232,7 +232,7 @@ def test_two_games_ending_at_once_both_count_in_a_shared_player_s_figures(server
         with app.app_context():
             assert results.check() == []
             ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
-            record = roster.player_stats(ann)
+            record = roster.summary(ann)
             assert (record.overall.played, record.overall.wins) == (2 * (trial + 1), trial + 1)
             db.session.remove()
 

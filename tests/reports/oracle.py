@@ -20,18 +20,54 @@ from scorekeeper import rules, variants
 from scorekeeper.db import read_games
 from scorekeeper.db.models import Game, Night, Player, Seat
 from scorekeeper.extensions import db
+from scorekeeper.reports import players as app
 from scorekeeper.reports.history import label
-from scorekeeper.reports.players import (
-    Facts,
-    HeadToHead,
-    NightRecord,
-    PlayerStats,
-    Record,
-    best_night,
-    form,
-    sampled,
-)
+from scorekeeper.reports.players import Facts, HeadToHead, NightRecord, Record, spread
+from scorekeeper.reports.seasons import EVERYTHING, Shown
 from scorekeeper.words import day
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Everything a player's page and its part show about one player."""
+
+    name: str
+    overall: Record
+    by_variant: dict[str, Record]
+    unfinished: int
+    hands: Facts
+    nights: int  # how many nights they finished a game on
+    best_night: NightRecord | None
+    head_to_head: tuple[HeadToHead, ...]
+    form: tuple[tuple[date, float], ...]  # at most CHART_POINTS nights, spread evenly
+
+
+def form(nights: Iterable[NightRecord]) -> tuple[tuple[date, float], ...]:
+    """Return the player's win rate (in %) after each night, oldest first."""
+    points, record = [], Record()
+    for night in nights:
+        record = Record(record.played + night.games, record.wins + night.wins)
+        points.append((night.played_on, 100 * record.wins / record.played))
+    return tuple(points)
+
+
+def best_night(nights: Iterable[NightRecord]) -> NightRecord | None:
+    """Return the night with the most wins; a tie goes to the better win rate, then the later."""
+    winning = [(r.wins, r.wins / r.games, index, r) for index, r in enumerate(nights) if r.wins]
+    return max(winning, key=lambda row: row[:3])[3] if winning else None
+
+
+def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], ...]:
+    """Return the chart's points: every night's, or CHART_POINTS of them spread evenly."""
+    return tuple(points[i] for i in spread(len(points)))
+
+
+def app_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
+    """Return the app's own figures of a player (reports.players: `summary`, which the page
+    shows, and `details`, which its part shows), together, to be held equal to the replay."""
+    first, more = app.summary(player, shown), app.details(player, shown)
+    return PlayerStats(first.name, first.overall, first.by_variant, first.unfinished,
+                       first.hands, more.nights, more.best_night, more.head_to_head, more.form)
 
 
 @dataclass(frozen=True)

@@ -57,10 +57,10 @@ def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, clien
     with app.app_context():
         assert roster.records() == oracle.records(oracle.played_games())
         for player in db.session.scalars(select(Player)):
-            from_sql = roster.player_stats(player)
+            from_sql = oracle.app_stats(player)
             replayed = oracle.player_stats(player.name, oracle.played_games(player))
             assert from_sql.hands == +replayed.hands  # the same facts, zeros left out
-            assert from_sql == roster.PlayerStats(**{**replayed.__dict__,
+            assert from_sql == oracle.PlayerStats(**{**replayed.__dict__,
                                                    "hands": from_sql.hands}), player.name
 
 
@@ -86,10 +86,10 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                 if ratings.roster(home.name, name)}, name
             for player in db.session.scalars(select(Player)):
                 games = [p for p in oracle.played_games(player) if inside(p.played_on)]
-                from_sql = roster.player_stats(player, shown)
+                from_sql = oracle.app_stats(player, shown)
                 replayed = oracle.player_stats(player.name, games)
                 assert from_sql.hands == +replayed.hands, (name, player.name)
-                assert from_sql == roster.PlayerStats(**{**replayed.__dict__,
+                assert from_sql == oracle.PlayerStats(**{**replayed.__dict__,
                                                        "hands": from_sql.hands}), (name,
                                                                                    player.name)
                 wins = [oracle.won(p, player.name) for p in games if p.result.over]
@@ -158,7 +158,7 @@ def test_years_of_nights_chart_the_same_spread_points_as_the_replay(app):
     weekly_nights(app, 130, hands=3, ended=True)
     with app.app_context():
         ann = db.session.scalars(select(Player).where(Player.name == "Ann")).one()
-        from_sql = roster.player_stats(ann)
+        from_sql = oracle.app_stats(ann)
         replayed = oracle.player_stats("Ann", oracle.played_games(ann))
         assert from_sql.nights == replayed.nights == 130
         assert len(from_sql.form) == roster.CHART_POINTS

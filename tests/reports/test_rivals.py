@@ -26,7 +26,7 @@ def of(app, name):
     """Return a player's rivals and runs as their page reads them."""
     with app.app_context():
         player = db.session.scalar(select(Player).where(Player.name == name))
-        return rivals(player.id, roster.player_stats(player).head_to_head)
+        return rivals(player.id, roster.details(player).head_to_head)
 
 
 def test_the_nemesis_the_victim_and_the_runs(app, client):
@@ -71,7 +71,7 @@ def test_the_rivals_are_those_the_games_replayed_give(app, client):
         games = oracle.played_games()
         for player in db.session.scalars(select(Player)):
             replayed = oracle.head_to_head(player.name, games)
-            worked = rivals(player.id, roster.player_stats(player).head_to_head)
+            worked = rivals(player.id, roster.details(player).head_to_head)
             expected = rivals(player.id, replayed)
             assert worked.nemesis is not None and worked.victim is not None, player.name
             for one, other in ((worked.nemesis, expected.nemesis),

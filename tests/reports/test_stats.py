@@ -1,15 +1,15 @@
 """The figures oracle (tests/reports/oracle.py) on games whose numbers are worked out by hand
-in the comments, and the chart's spread and the best night the app shares with it."""
+in the comments, its best night, and the chart's spread the app shares with it."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from scorekeeper import rules
-from scorekeeper.reports.players import best_night, spread
+from scorekeeper.reports.players import spread
 from scorekeeper.rules import Game, Hand, Round
 from tests.helpers import two_nights
-from tests.reports.oracle import night_records, played, player_stats, records
+from tests.reports.oracle import best_night, night_records, played, player_stats, records
 
 FRI, SAT = date(2026, 11, 20), date(2026, 11, 21)
 PENALTY = rules.get_variant("penalty").resolve_settings({})

@@ -129,11 +129,7 @@ var part = function (event) {
   key.searchParams.set("kc-part", "1");
   var network = fetch(request);
   network.then(function (response) {
-    if (!response.ok || response.type !== "basic") return;
-    var copy = response.clone();
-    event.waitUntil(caches.open(CACHE).then(function (cache) {
-      return cache.put(key.href, copy).then(function () { return trim(cache); });
-    }));
+    event.waitUntil(keepPage(key.href, response));
   }, function () { /* answered below */ });
   return network.catch(function () {
     return caches.match(key.href).then(function (found) { return found || Response.error(); });

@@ -23,6 +23,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from flask_migrate import upgrade
 from hypothesis import strategies as st
+from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -74,15 +75,38 @@ def _empty_database() -> Path:
     return _EMPTY[0]
 
 
-def make_app(path, csrf: bool = False):
+class _Compiled(BytecodeCache):
+    """The templates as this process compiled them, shared by the apps its tests make.
+
+    The server compiles each template once for its life; a test's app is new, and compiling
+    its pages afresh took half the time of the web tests. Jinja checks each template's
+    source against what was kept, so an edited template is compiled again.
+    """
+
+    def __init__(self) -> None:
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = _Compiled()
+
+
+def make_app(path, csrf: bool = False, **config):
     """Return an app on an empty SQLite file at `path` (a copy of the schema made once; a
     file already there is opened as it is, as a restart would; ":memory:" is made afresh),
-    CSRF protection on or off."""
+    CSRF protection on or off, with any other configuration given."""
     there = str(path) == ":memory:" or Path(path).exists()
     if not there:
         shutil.copyfile(_empty_database(), path)
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": csrf,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **config})
+    app.jinja_env.bytecode_cache = COMPILED
     if there:
         with app.app_context():
             db.create_all()  # what it lacks, as before

@@ -65,19 +65,29 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
 
 def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
           outcome: rules.GameResult | Exception, session=None,
-          when: tuple[date, datetime] | None = None, new: bool = False) -> None:
+          when: tuple[date, datetime] | None = None) -> None:
     """Write one game's cache rows in place of its old ones (not committed); `when` is the
-    game's day and start, read here if not given; `new`: the game was just added, so it
-    has none to delete (a restore adds thousands)."""
+    game's day and start, read here if not given (games just added: `store_new`)."""
     session = session or db.session
     if when is None:
         when = tuple(session.execute(select(Game.played_on, Game.created_at)
                                      .where(Game.id == game_id)).one())
-    game, *parts = _rows(game_id, core, player_ids, outcome, when)
-    for model in () if new else CACHE:
+    for model in CACHE:
         session.execute(delete(model).where(model.game_id == game_id))
-    session.execute(GameResult.__table__.insert(), [game])
-    for model, rows in zip(PARTS, parts):
+    store_new([(game_id, core, player_ids, outcome, when)], session)
+
+
+def store_new(games: Sequence[tuple[int, rules.Game, Sequence[int],
+                                     rules.GameResult | Exception, tuple[date, datetime]]],
+              session=None) -> None:
+    """Write the cache rows of games just added, all at once (not committed): each given
+    as its id, the game, its players' ids, where it stands and its day and start."""
+    session = session or db.session
+    made = [_rows(*game) for game in games]
+    if made:
+        session.execute(GameResult.__table__.insert(), [game for game, *_ in made])
+    for part, model in enumerate(PARTS, start=1):
+        rows = [row for rows in made for row in rows[part]]
         if rows:
             session.execute(model.__table__.insert(), rows)
 

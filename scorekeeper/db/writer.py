@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -95,62 +96,111 @@ def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
         return error
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A checked game to store whole (see `add_games`): its seats, rounds and events, the
+    hand in progress (`waiting`), the time each round was recorded, and its result when
+    the caller has played it already."""
+
+    core: rules.Game
+    players: Sequence[Player]
+    played_on: date
+    night: Night | None
+    created_at: datetime | None = None
+    recorded_at: Sequence[datetime] = ()
+    waiting: Sequence[rules.Event] = ()
+    result: rules.GameResult | None = None
+
+
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
              waiting: Sequence[rules.Event] = (),
              result: rules.GameResult | None = None, deleted: int | None | bool = True) -> int:
-    """Store a checked game whole: seats, rounds with their events, the hand in progress,
-    and its cached result (`result` when the caller has played it already); return its id.
+    """Store a checked game whole and its cached result; return its id (see `add_games`)."""
+    return add_games([NewGame(core, players, played_on, night, created_at, recorded_at, waiting,
+                              result)], deleted=deleted)[0]
 
-    Written with a few statements of many rows each, as table rows (no object per row, nor
-    the ORM's bulk path: a statement costs several times more through it): a restore adds
-    thousands of games this way, and reads `highest_deleted()` once for all of them
-    (`deleted`; True: read it here).
+
+def add_games(games: Sequence[NewGame], *, deleted: int | None | bool = True) -> list[int]:
+    """Store checked games whole: seats, rounds with their events, the hand in progress and
+    their cached results; return their ids, in order.
+
+    Written with a few statements of many rows each, for all the games at once, as table
+    rows (no object per row, nor the ORM's bulk path: a statement costs several times more
+    through it). A restore adds thousands of games this way, a night's at a time, and reads
+    `highest_deleted()` once for all of them (`deleted`; True: read it here).
     """
-    ids = {name: player.id for name, player in zip(core.players, players)}
-    created = created_at or table_time()
-    times = [recorded_at[n] if recorded_at else created for n in range(len(core.rounds))]
-    if night is not None and night.id is None:
-        db.session.flush()  # a night just made: its id
+    if not games:
+        return []
+    if any(new.night is not None and new.night.id is None for new in games):
+        db.session.flush()  # nights just made: their ids
     session = db.session
     number = _new_game_id(highest_deleted() if deleted is True else deleted)
-    game_id = session.execute(insert(Game.__table__).returning(Game.__table__.c.id), [{
-        **number, "variant": core.variant, "settings": dict(core.settings),
-        "ended": core.ended,
-        "first_dealer_seat": core.players.index(core.first_dealer) if core.players else 0,
-        "night_id": night.id if night is not None else None, "played_on": played_on,
-        "created_at": created,
-        # The last change the game knows of; "recent games" lists go by it.
-        "updated_at": max([created, *times])}]).scalar_one()
-    session.execute(insert(Seat.__table__), [{"game_id": game_id, "seat": i, "player_id": p.id}
-                                   for i, p in enumerate(players)])
-    if core.rounds:
-        round_ids = session.execute(
+    made = [_made(new) for new in games]
+    rows = [row for row, _, _ in made]
+    game_ids: list[int] = []
+    if number:  # the first game's number is given: a statement of its own
+        game_ids.append(session.execute(insert(Game.__table__).returning(Game.__table__.c.id),
+                                        [{**number, **rows[0]}]).scalar_one())
+        rows = rows[1:]
+    if rows:
+        game_ids += session.execute(
+            insert(Game.__table__).returning(Game.__table__.c.id, sort_by_parameter_order=True),
+            rows).scalars().all()
+    seats = [{"game_id": game_id, "seat": i, "player_id": p.id}
+             for game_id, new in zip(game_ids, games) for i, p in enumerate(new.players)]
+    if seats:
+        session.execute(insert(Seat.__table__), seats)
+    rounds = [{"game_id": game_id, "number": number, "created_at": at, "updated_at": at,
+               "went_out_id": ids[rnd.went_out] if rnd.went_out else None,
+               "corners": [ids[name] if name else None for name in rnd.corners] or None,
+               "dragon_id": ids[rnd.dragon] if rnd.dragon else None}
+              for game_id, new, (_, times, ids) in zip(game_ids, games, made)
+              for number, (rnd, at) in enumerate(zip(new.core.rounds, times), start=1)]
+    if rounds:
+        round_ids = iter(session.execute(
             insert(Round.__table__).returning(Round.__table__.c.id,
                                               sort_by_parameter_order=True),
-            [{"game_id": game_id, "number": number, "created_at": at, "updated_at": at,
-              "went_out_id": ids[rnd.went_out] if rnd.went_out else None,
-              "corners": [ids[name] if name else None for name in rnd.corners] or None,
-              "dragon_id": ids[rnd.dragon] if rnd.dragon else None}
-             for number, (rnd, at) in enumerate(zip(core.rounds, times), start=1)]).scalars()
+            rounds).scalars().all())
         # What each player held; the one who went out with nothing is left out.
         hands = [{"round_id": round_id, "player_id": ids[name], "cards": hand.cards,
                   "kings": hand.kings}
-                 for round_id, rnd in zip(round_ids, core.rounds)
+                 for new, (_, _, ids) in zip(games, made)
+                 for rnd, round_id in zip(new.core.rounds, round_ids)
                  for name, hand in rnd.hands.items() if name != rnd.went_out or hand.cards]
         if hands:
             session.execute(insert(HandEntry.__table__), hands)
     events = [{"game_id": game_id, "hand_number": number, "seq": seq,
                "player_id": ids[e.player], "kind": e.kind}
-              for number, happened in enumerate([*(r.events for r in core.rounds), waiting],
-                                                start=1)
+              for game_id, new, (_, _, ids) in zip(game_ids, games, made)
+              for number, happened in enumerate(
+                  [*(r.events for r in new.core.rounds), new.waiting], start=1)
               for seq, e in enumerate(happened)]
     if events:
         session.execute(insert(Event.__table__), events)
-    results.store(game_id, core, [p.id for p in players],
-                  _outcome(core) if result is None else result, when=(played_on, created),
-                  new=True)
-    return game_id
+    results.store_new([
+        (game_id, new.core, [p.id for p in new.players],
+         _outcome(new.core) if new.result is None else new.result,
+         (new.played_on, row["created_at"]))
+        for game_id, new, (row, _, _) in zip(game_ids, games, made)])
+    return game_ids
+
+
+def _made(new: NewGame) -> tuple[dict[str, Any], list[datetime], dict[str, int]]:
+    """Return a new game's own row (its id is the database's to give), when each of its
+    rounds was recorded (as given, else when the game was made), and each player's id by
+    the name the game knows them by."""
+    core = new.core
+    created = new.created_at or table_time()
+    times = [new.recorded_at[n] if new.recorded_at else created
+             for n in range(len(core.rounds))]
+    row = {"variant": core.variant, "settings": dict(core.settings), "ended": core.ended,
+           "first_dealer_seat": core.players.index(core.first_dealer) if core.players else 0,
+           "night_id": new.night.id if new.night is not None else None,
+           "played_on": new.played_on, "created_at": created,
+           # The last change the game knows of; "recent games" lists go by it.
+           "updated_at": max([created, *times])}
+    return row, times, {name: player.id for name, player in zip(core.players, new.players)}
 
 
 def create_game(variant: str, settings: dict[str, Any], names: list[str], first_dealer_seat: int,

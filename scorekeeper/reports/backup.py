@@ -20,12 +20,12 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from .. import rules
-from ..db import Loaded, add_game, read_games, seasons
+from ..db import Loaded, read_games, seasons
 from ..db import nights as nights_
 from ..db.models import Game, Night, Player, Season
 from ..db.nights import clean_text
 from ..db.players import clean_name, name_key
-from ..db.writer import highest_deleted
+from ..db.writer import NewGame, add_games, highest_deleted
 from ..extensions import db
 from . import exchange, gamelog
 
@@ -248,10 +248,10 @@ def _add_seasons(entries: list) -> None:
                       for key in ("name", "first_day", "last_day")), where=f"{where}.")
 
 
-def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Player],
-              deleted: int | None) -> None:
-    """Check one game of the document with the rules and add it with its rounds and events
-    (`deleted`: the highest number a deleted game had, read once for the restore)."""
+def _checked_game(raw: Any, where: str, night: Night | None,
+                  players: dict[str, Player]) -> NewGame:
+    """Check one game of the document with the rules; return it, ready to be added with its
+    rounds and events."""
     if not isinstance(raw, dict):
         raise Refused("a game must be an object", where)
     try:
@@ -272,12 +272,12 @@ def _add_game(raw: Any, where: str, night: Night | None, players: dict[str, Play
         raise Refused("gives %(times)s times for %(rounds)s rounds", f"{where}.recorded_at",
                       times=len(recorded), rounds=len(core.rounds))
     created = _time(raw.get("created_at"), f"{where}.created_at")
-    add_game(core, seats, played_on=parsed.played_on or created.date(), night=night,
-             created_at=created,
-             recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
-                          for i, when in enumerate(recorded)],
-             waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
-             result=parsed.result, deleted=deleted)
+    return NewGame(core, seats, played_on=parsed.played_on or created.date(), night=night,
+                   created_at=created,
+                   recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
+                                for i, when in enumerate(recorded)],
+                   waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
+                   result=parsed.result)
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
@@ -396,7 +396,7 @@ def _not_json(file: IO[bytes]) -> Refused:
 def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     """Rebuild a backup into the empty database (not committed); return what came in.
 
-    Games are flushed BATCH at a time and nothing keeps them, so memory stays flat.
+    Games are written BATCH nights at a time and nothing keeps them, so memory stays flat.
     Raise a RuleError naming where the backup is wrong; the caller rolls the session
     back, so nothing is written.
     """
@@ -411,9 +411,20 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     players = _add_roster(list(source.items("roster")))
     _add_seasons(list(source.items("seasons")))
     db.session.flush()
-    games = nights = 0
+    nights = games = 0
+    # Checked games wait here to be written together, BATCH nights (or games) at a time:
+    # a statement for each table, not for each game.
+    waiting: list[NewGame] = []
     # Read once: past the first game, the ids run on from it by themselves.
     deleted = highest_deleted()
+
+    def write() -> None:
+        nonlocal deleted
+        if waiting:
+            add_games(waiting, deleted=deleted)
+            waiting.clear()
+            deleted = None
+
     for i, raw in enumerate(source.items("nights")):
         where = f"nights[{i}]"
         if not isinstance(raw, dict):
@@ -427,15 +438,18 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
         db.session.add(night)
         nights += 1
         for j, game in enumerate(_list(raw, "games", f"{where}.")):
-            _add_game(game, f"{where}.games[{j}]", night, players, deleted)
-            games, deleted = games + 1, None
+            waiting.append(_checked_game(game, f"{where}.games[{j}]", night, players))
+            games += 1
         if nights % BATCH == 0:
+            write()
             _let_go()
     for j, game in enumerate(source.items("games_without_night")):
-        _add_game(game, f"games_without_night[{j}]", None, players, deleted)
-        games, deleted = games + 1, None
+        waiting.append(_checked_game(game, f"games_without_night[{j}]", None, players))
+        games += 1
         if games % BATCH == 0:
+            write()
             _let_go()
+    write()
     db.session.flush()
     return {"players": len(players), "nights": nights, "games": games}
 

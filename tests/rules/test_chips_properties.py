@@ -1,5 +1,7 @@
 """Chip pot invariants over random games a real table could have played."""
 
+from functools import cache
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +20,15 @@ RULES = [
 ]
 
 
+@cache
+def events_among(in_hand: tuple, kinds: tuple):
+    """The events a hand among these players could have, under rules that count these kinds.
+    Made once for each pair: Hypothesis checks a strategy each time one is made, which took
+    most of the time of these tests."""
+    return st.lists(st.builds(Event, st.sampled_from(in_hand), st.sampled_from(kinds)),
+                    max_size=6)
+
+
 def draw_round(data, in_hand, rules):
     """Draw one hand that could have happened among the players still in the game."""
     went_out = data.draw(st.sampled_from((None, *in_hand)))
@@ -28,9 +39,8 @@ def draw_round(data, in_hand, rules):
             kings = data.draw(st.integers(0, min(cards, kings_left)))
             kings_left -= kings
             hands[name] = Hand(cards, kings)
-    kinds = [kind for kind, setting in EVENT_SETTINGS.items() if rules[setting]]
-    events = data.draw(st.lists(st.builds(Event, st.sampled_from(in_hand),
-                                          st.sampled_from(kinds)), max_size=6))
+    kinds = tuple(kind for kind, setting in EVENT_SETTINGS.items() if rules[setting])
+    events = data.draw(events_among(in_hand, kinds))
     return Round(went_out, hands, tuple(events))
 
 

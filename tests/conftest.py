@@ -11,7 +11,7 @@ import pytest
 from hypothesis import settings
 
 from scorekeeper.extensions import db
-from tests.helpers import disposed, emptied_app, make_app
+from tests.helpers import disposed, emptied_app, fresh
 
 # No property test has a time limit: what it checks is the rules, and a busy machine (CI, or
 # a second suite running) once failed one for taking over hypothesis' default 200 ms.
@@ -32,16 +32,22 @@ def pytest_collection_modifyitems(items) -> None:
             item.add_marker(pytest.mark.postgres)
 
 
-@pytest.fixture
-def app(tmp_path):
-    """Return an app on an empty SQLite file of its own, CSRF off."""
-    yield from disposed(make_app(tmp_path / "test.sqlite"))
+@pytest.fixture(scope="session")
+def kept_apps(tmp_path_factory) -> dict:
+    """The apps `app` and `guarded_app` hand out, made once a process (see `fresh`)."""
+    return {"folder": tmp_path_factory.mktemp("apps")}
 
 
 @pytest.fixture
-def guarded_app(tmp_path):
+def app(kept_apps):
+    """Return an app on an empty SQLite file, CSRF off."""
+    yield from disposed(fresh(kept_apps, csrf=False))
+
+
+@pytest.fixture
+def guarded_app(kept_apps):
     """Return an app with CSRF protection on, as in production."""
-    yield from disposed(make_app(tmp_path / "csrf.sqlite", csrf=True))
+    yield from disposed(fresh(kept_apps, csrf=True))
 
 
 @pytest.fixture

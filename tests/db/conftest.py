@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.extensions import db
-from tests.helpers import make_app, serve
+from tests.helpers import fresh, serve
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def server(request, tmp_path):
+def server(request):
     """Serve an app on SQLite or PostgreSQL with waitress on a loopback port."""
     if request.param == "postgres":
         app = request.getfixturevalue("pg_app")
     else:
-        app = make_app(tmp_path / "races.sqlite")
+        app = fresh(request.getfixturevalue("kept_apps"), csrf=False)
     serving, base = serve(app, threads=8)
     yield app, int(base.rsplit(":", 1)[1])
     serving.close()

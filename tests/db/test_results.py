@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from scorekeeper.db import results
 from scorekeeper.db.models import Night, ResultSeat
 from scorekeeper.extensions import db
-from tests.helpers import DrawnTable, deal, form, hand, hand_data, make_app, start_game
+from tests.helpers import DrawnTable, deal, form, fresh, hand, hand_data, make_app, start_game
 
 P = ["Ann", "Ben", "Cy"]
 TWO = ["Ann", "Ben"]
@@ -39,9 +39,8 @@ step = st.one_of(
                                                                   HealthCheck.function_scoped_fixture])
 @given(variant=st.sampled_from(["penalty", "chips", "coronation"]),
        steps=st.lists(step, min_size=1, max_size=12))
-def test_after_every_kind_of_write_the_cache_equals_a_recomputation(tmp_path_factory, variant,
-                                                                       steps):
-    app = make_app(tmp_path_factory.mktemp("cache") / "cache.sqlite")
+def test_after_every_kind_of_write_the_cache_equals_a_recomputation(kept_apps, variant, steps):
+    app = fresh(kept_apps, csrf=False)
     client = app.test_client()
     names = TWO if variant == "coronation" else P
     game_id = start_game(client, names, variant=variant, **(
@@ -128,9 +127,8 @@ table_step = st.one_of(
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(table_step, min_size=2, max_size=12))
-def test_the_cache_equals_a_fresh_count_after_moves_merges_and_deletes(tmp_path_factory,
-                                                                      steps):
-    app = make_app(tmp_path_factory.mktemp("tally") / "tally.sqlite")
+def test_the_cache_equals_a_fresh_count_after_moves_merges_and_deletes(kept_apps, steps):
+    app = fresh(kept_apps, csrf=False)
     table = DrawnTable(app.test_client(), {"coronation": {"deals_to_win": 2},
                                            "penalty": {"target": 15}})
     for drawn in steps:

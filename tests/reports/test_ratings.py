@@ -25,6 +25,7 @@ from tests.helpers import (
     add,
     deal,
     finished,
+    fresh,
     hand,
     make_app,
     stalemate,
@@ -296,8 +297,8 @@ table_step = st.one_of(
 @settings(max_examples=15, deadline=None, phases=[Phase.generate], suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(steps_=st.lists(table_step, min_size=2, max_size=14))
-def test_after_every_change_the_ratings_equal_a_rebuild(tmp_path_factory, steps_):
-    app = make_app(tmp_path_factory.mktemp("kept") / "kept.sqlite")
+def test_after_every_change_the_ratings_equal_a_rebuild(kept_apps, steps_):
+    app = fresh(kept_apps, csrf=False)
     table = DrawnTable(app.test_client(), {"coronation": {"deals_to_win": 1},
                                            "penalty": {"target": 10}})
     for drawn in steps_:

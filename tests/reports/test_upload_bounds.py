@@ -163,9 +163,11 @@ def test_a_backup_with_a_number_of_5000_digits_is_refused_naming_where(server):
     assert "Nights[0].name: a number can be at most 15 digits long" in alert(html)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ten_years(tmp_path_factory) -> Path:
-    """Return a backup file of ten years of weekly game nights (2,080 games, ~50 MB)."""
+    """Return a backup file of ten years of weekly game nights (2,080 games, ~50 MB), made
+    once: a module's fixture was made again when the worker ran another module between the
+    two tests that restore it."""
     from bench_years import fill
 
     from bench import fresh_app

@@ -22,7 +22,7 @@ from scorekeeper.db.models import Event, Game, Night, Player, Round
 from scorekeeper.extensions import db
 from scorekeeper.reports import backup
 from scorekeeper.web import passcode
-from tests.helpers import emptied_app, hand_data, make_app, start_game
+from tests.helpers import emptied_app, fresh, hand_data, make_app, start_game
 
 P = ["Ann", "Ben", "Cy"]
 FUZZ = settings(max_examples=60, deadline=None,
@@ -210,12 +210,12 @@ def a_backup(tmp_path_factory):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_no_backup_gives_a_500_and_a_refused_one_leaves_the_database_empty(
-        a_backup, tmp_path_factory, data):
+        a_backup, kept_apps, data):
     where = data.draw(st.sampled_from(list(paths(a_backup))))
     value = data.draw(anything | nasty | st.sampled_from(
         ["2026-11-20T19:30:00+02:00", "9999-12-31T23:59:59", "0001-01-01T00:00:00"]))
     text = json.dumps(replaced(a_backup, where, value), ensure_ascii=False)
-    app = make_app(tmp_path_factory.mktemp("restore") / "restore.sqlite")
+    app = fresh(kept_apps, csrf=False)
     app.testing = False
     answer = app.test_client().post(
         "/backup/restore", data={"file": (io.BytesIO(text.encode()), "b.json")},

@@ -27,6 +27,10 @@ SPANISH = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreb
 WITH_PART = ("player", "player-rtl", "player-all-time")
 
 
+# The pages are drawn once, on the worker that runs these tests (not once on each).
+pytestmark = pytest.mark.xdist_group("markup")
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory) -> dict[str, str]:
     """Return the HTML of every page, as a phone gets it (CSRF on), plus the pages a refused

@@ -158,15 +158,19 @@ def add_games(games: Sequence[NewGame], *, deleted: int | None | bool = True) ->
               for game_id, new, (_, times, ids) in zip(game_ids, games, made)
               for number, (rnd, at) in enumerate(zip(new.core.rounds, times), start=1)]
     if rounds:
-        round_ids = iter(session.execute(
-            insert(Round.__table__).returning(Round.__table__.c.id,
-                                              sort_by_parameter_order=True),
-            rounds).scalars().all())
+        # Inserted without RETURNING, and their ids read back by game and number: SQLite
+        # cannot promise RETURNING's order for many rows, so SQLAlchemy would insert them
+        # one statement a row (42,000 for ten years).
+        session.execute(insert(Round.__table__), rounds)
+        table = Round.__table__.c
+        round_ids = dict(((game_id, number), round_id) for round_id, game_id, number in
+                         session.execute(select(table.id, table.game_id, table.number)
+                                         .where(table.game_id.in_(game_ids))))
         # What each player held; the one who went out with nothing is left out.
-        hands = [{"round_id": round_id, "player_id": ids[name], "cards": hand.cards,
-                  "kings": hand.kings}
-                 for new, (_, _, ids) in zip(games, made)
-                 for rnd, round_id in zip(new.core.rounds, round_ids)
+        hands = [{"round_id": round_ids[game_id, number], "player_id": ids[name],
+                  "cards": hand.cards, "kings": hand.kings}
+                 for game_id, new, (_, _, ids) in zip(game_ids, games, made)
+                 for number, rnd in enumerate(new.core.rounds, start=1)
                  for name, hand in rnd.hands.items() if name != rnd.went_out or hand.cards]
         if hands:
             session.execute(insert(HandEntry.__table__), hands)

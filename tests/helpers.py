@@ -33,6 +33,7 @@ from scorekeeper.db.models import Night
 from scorekeeper.db.players import player_for
 from scorekeeper.extensions import db
 from scorekeeper.rules import Event, Game, Hand, Round
+from scorekeeper.web import passcode
 from tests.reports.oracle import played
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout
@@ -115,7 +116,8 @@ def make_app(path, csrf: bool = False, **config):
 
 def fresh(kept: dict, csrf: bool):
     """Return this process's app of the kind asked for, as a new one would be: on an empty
-    database, with the configuration and folders it was made with.
+    database, with the configuration and folders it was made with, and no wrong passcode
+    counted against any phone.
 
     Making an app took 25-40 ms (Werkzeug compiles each URL rule into code), for the 600
     tests that ask for one: a tenth of the fast suite. What a test changes outside the
@@ -135,6 +137,7 @@ def fresh(kept: dict, csrf: bool):
     app.config.update({key: value.copy() if isinstance(value, (list, dict, set)) else value
                        for key, value in config.items()})
     app.static_folder = static
+    app.extensions["guesses"] = passcode.Guesses()
     return app
 
 

@@ -125,10 +125,12 @@ def add_games(games: Sequence[NewGame], *, deleted: int | None | bool = True) ->
     """Store checked games whole: seats, rounds with their events, the hand in progress and
     their cached results; return their ids, in order.
 
-    Written with a few statements of many rows each, for all the games at once, as table
-    rows (no object per row, nor the ORM's bulk path: a statement costs several times more
-    through it). A restore adds thousands of games this way, a night's at a time, and reads
-    `highest_deleted()` once for all of them (`deleted`; True: read it here).
+    Written as table rows (no object per row, nor the ORM's bulk path: a statement costs
+    several times more through it), a statement a table for all the games' seats, rounds,
+    hands, events and cache rows; the games themselves one statement each on SQLite, which
+    cannot promise RETURNING's order for many rows (their ids are needed first). A restore
+    adds thousands of games this way, ten nights at a time, and reads `highest_deleted()`
+    once for all of them (`deleted`; True: read it here).
     """
     if not games:
         return []

@@ -36,6 +36,7 @@ GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress", "needs_repair")
 # Nights, or games outside a night, read (or restored) at a time: ten nights of four games
 # are built in about 35 ms, so a backup never holds the server for longer at a stretch.
 BATCH = 10
+GAMES_AT_ONCE = 200  # a restore writes at most this many games together
 
 
 class Refused(rules.RuleError):
@@ -396,7 +397,8 @@ def _not_json(file: IO[bytes]) -> Refused:
 def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     """Rebuild a backup into the empty database (not committed); return what came in.
 
-    Games are written BATCH nights at a time and nothing keeps them, so memory stays flat.
+    Games are written BATCH nights (at most GAMES_AT_ONCE games) at a time and nothing
+    keeps them, so memory stays flat.
     Raise a RuleError naming where the backup is wrong; the caller rolls the session
     back, so nothing is written.
     """
@@ -412,8 +414,8 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
     _add_seasons(list(source.items("seasons")))
     db.session.flush()
     nights = games = 0
-    # Checked games wait here to be written together, BATCH nights (or games) at a time:
-    # a statement for each table, not for each game.
+    # Checked games wait here to be written together, BATCH nights or GAMES_AT_ONCE games at
+    # a time: a statement for each table, not for each game.
     waiting: list[NewGame] = []
     # Read once: past the first game, the ids run on from it by themselves.
     deleted = highest_deleted()
@@ -440,13 +442,15 @@ def _restore(source: _Whole | _Streamed) -> dict[str, int]:
         for j, game in enumerate(_list(raw, "games", f"{where}.")):
             waiting.append(_checked_game(game, f"{where}.games[{j}]", night, players))
             games += 1
+            if len(waiting) >= GAMES_AT_ONCE:  # a night of very many games
+                write()
         if nights % BATCH == 0:
             write()
             _let_go()
     for j, game in enumerate(source.items("games_without_night")):
         waiting.append(_checked_game(game, f"games_without_night[{j}]", None, players))
         games += 1
-        if games % BATCH == 0:
+        if len(waiting) >= GAMES_AT_ONCE:
             write()
             _let_go()
     write()

@@ -18,6 +18,9 @@ def server(request):
     serving, base = serve(app, threads=8)
     yield app, int(base.rsplit(":", 1)[1])
     serving.close()
+    # Its threads too, and any request still running on them: the app and its database
+    # file are the next test's.
+    serving.task_dispatcher.shutdown()
     if request.param == "sqlite":
         with app.app_context():
             db.engine.dispose()

@@ -97,6 +97,20 @@ def test_a_backup_restored_into_an_empty_database_and_backed_up_again_is_the_sam
     assert document(other_app) == first
 
 
+def test_a_night_of_more_games_than_are_written_together_restores_the_same(app, other_app,
+                                                                          monkeypatch):
+    """Games are written a batch at a time (writer.add_games): a batch cut inside a night,
+    and again past it, must give each game its own seats, rounds, hands and events."""
+    fill(app)
+    first = document(app)
+    monkeypatch.setattr(backup, "GAMES_AT_ONCE", 3)  # cut inside Saturday, then again
+    with other_app.app_context():
+        counts = backup.restore(copy.deepcopy(first))
+        db.session.commit()
+    assert counts == {"players": 5, "nights": 2, "games": 5}
+    assert document(other_app) == first
+
+
 def test_the_backup_keeps_nights_roster_events_in_progress_and_the_results(app):
     fill(app)
     doc = document(app)

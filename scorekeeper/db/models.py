@@ -216,8 +216,8 @@ class ResultSeat(db.Model):
         Index("ix_result_seat_records", "over", "player_id", "won", "game_id"),
         # A player's finished games in order, with whether they won: night by night.
         Index("ix_result_seat_games", "player_id", "over", "game_id", "won"),
-        # Each game's winners: history's list of nights.
-        Index("ix_result_seat_winners", "game_id", "won", "player_id"),
+        # Each game's winners: history's list of nights; with `over`, a season's counts.
+        Index("ix_result_seat_winners", "game_id", "won", "player_id", "over"),
     )
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))

@@ -98,15 +98,15 @@ class _Compiled(BytecodeCache):
 COMPILED = _Compiled()
 
 
-def make_app(path, csrf: bool = False, **config):
+def make_app(path, csrf: bool = False):
     """Return an app on an empty SQLite file at `path` (a copy of the schema made once; a
     file already there is opened as it is, as a restart would; ":memory:" is made afresh),
-    CSRF protection on or off, with any other configuration given."""
+    CSRF protection on or off."""
     there = str(path) == ":memory:" or Path(path).exists()
     if not there:
         shutil.copyfile(empty_database(), path)
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": csrf,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **config})
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     app.jinja_env.bytecode_cache = COMPILED
     if there:
         with app.app_context():

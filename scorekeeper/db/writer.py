@@ -137,13 +137,13 @@ def add_games(games: Sequence[NewGame], *, deleted: int | None | bool = True) ->
     if any(new.night is not None and new.night.id is None for new in games):
         db.session.flush()  # nights just made: their ids
     session = db.session
-    number = _new_game_id(highest_deleted() if deleted is True else deleted)
+    given_id = _new_game_id(highest_deleted() if deleted is True else deleted)
     made = [_made(new) for new in games]
     rows = [row for row, _, _ in made]
     game_ids: list[int] = []
-    if number:  # the first game's number is given: a statement of its own
+    if given_id:  # the first game's number is given: a statement of its own
         game_ids.append(session.execute(insert(Game.__table__).returning(Game.__table__.c.id),
-                                        [{**number, **rows[0]}]).scalar_one())
+                                        [{**given_id, **rows[0]}]).scalar_one())
         rows = rows[1:]
     if rows:
         game_ids += session.execute(

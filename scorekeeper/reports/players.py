@@ -257,8 +257,8 @@ def details(player: Player, shown: Shown = EVERYTHING) -> Details:
 def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, float], ...]]:
     """Return from the rows of NIGHTS how many nights, the best one and the chart's points:
     what the oracle's best night and chart give (tests/reports/oracle.py), worked out on
-    plain tuples, with a
-    record made only for the best night and a rate only for the nights charted."""
+    plain tuples, with a record made only for the best night and a rate only for the
+    nights charted."""
     nights = sorted(((started.date() if type(started) is datetime  # the usual: no parsing
                       else day_of(started, alone), night_id or 0, night_id, name, int(games),
                       int(wins or 0)) for night_id, alone, started, name, games, wins in rows),

@@ -146,8 +146,10 @@ def line_chart(series: Mapping[str, Sequence[float | None]], target: float | Non
     step = max(1, math.ceil(count / max(1, int((right - left) // (FONT * 2.6)))))
     for i in range(0, count, step):
         label = labels[i] if labels is not None and i < len(labels) else str(i)
-        # The last label ends at the right edge instead of running past it.
-        anchor = "end" if i == count - 1 and count > 1 else "middle"
+        # A label that would run past the right edge (the last point's, or a month's near
+        # it) ends at its point instead.
+        past = px(i) + len(label) * CHAR / 2 > width
+        anchor = "end" if (i == count - 1 and count > 1) or past else "middle"
         out.append(f'<text class="tick" x="{px(i):.1f}" y="{bottom + FONT + 6:.1f}" '
                    f'text-anchor="{anchor}">{escape(label)}</text>')
     if x_label:

@@ -129,6 +129,21 @@ def test_a_missing_value_breaks_the_line_instead_of_joining_across():
     assert len(lines) == 2
 
 
+def test_no_label_under_the_axis_runs_past_the_right_edge():
+    """A month's label a few points before the last (its own point labelled, the last not)
+    once ran past the edge on a phone: "Dec 202"."""
+    labels = ["Jan 2025"] + [""] * 47 + ["Dec 2025"] + [""] * 3  # a season's 52 nights
+    svg = parse(line_chart({"Win rate %": [50.0] * 52}, labels=labels, x_label="nights"))
+    assert "Dec 2025" in [text.text for text in svg.iter(f"{SVG}text")]
+    width = float(svg.get("viewBox").split()[2])
+    texts = list(svg.iter(f"{SVG}text"))
+    axis = next(text.get("y") for text in texts if text.text == "Jan 2025")
+    for text in (text for text in texts if text.get("y") == axis and text.text):
+        x, half = float(text.get("x")), len(text.text) * 16 * 0.6 / 2  # 0.6 em a character
+        reach = x if text.get("text-anchor") == "end" else x + half
+        assert reach <= width, (text.text, x, text.get("text-anchor"))
+
+
 def test_a_single_point_and_an_empty_chart_still_render():
     assert len(points_of(series_groups(parse(line_chart({"Ann": [7]})))["Ann"])) == 1
     assert parse(line_chart({})).tag == f"{SVG}svg"

@@ -305,10 +305,10 @@ class RatingStep(db.Model):
         PrimaryKeyConstraint("game_id", "player_id"),
         # A player's line over time in a variant: their steps in the order played.
         Index("ix_rating_step_line", "player_id", "variant", "games"),
-        # A player's figure after each game, every variant in the order played (their page's
-        # chart), read from the index alone.
+        # A player's place and figure after each game, every variant in the order played
+        # (their page's chart and winning runs), read from the index alone.
         Index("ix_rating_step_figures", "player_id", "played_on", "created_at", "game_id",
-              "variant", "mu_after", "sigma_after"),
+              "variant", "place", "mu_after", "sigma_after"),
         # The roster: every player's latest step in a variant (the most games).
         Index("ix_rating_step_roster", "variant", "player_id", "games"),
         # The same in a season (its page's ratings), and a player's in a season (their page).

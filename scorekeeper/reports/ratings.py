@@ -31,6 +31,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, func, insert, select, tuple_
 
 from .. import rules
+from ..db.engine import driver_rows
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
 from . import seasons as seasons_
@@ -417,10 +418,11 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     return [_rating(row) for row in db.session.execute(query)]
 
 
-# A player's rating after each of their games, every variant's in the order played (of one
-# season too): built once, the player and season bound when it runs.
-_STEPS = (select(RatingStep.played_on, RatingStep.variant, RatingStep.mu_after,
-                 RatingStep.sigma_after)
+# A player's place and rating after each of their games, every variant's in the order played
+# (of one season too): built once, the player and season bound when it runs. Read from
+# ix_rating_step_figures alone.
+_STEPS = (select(RatingStep.played_on, RatingStep.variant, RatingStep.place,
+                 RatingStep.mu_after, RatingStep.sigma_after)
           .where(RatingStep.player_id == bindparam("player"))
           .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
 # A season's steps are found between its first and last day along the player's index (not
@@ -433,14 +435,14 @@ STEPS = {False: _STEPS,
 
 def player_steps(player_id: int, season: str | None = None,
                  days: tuple[date, date] | None = None) -> list:
-    """Return a player's rating after each of their finished games, every variant's in the
-    order played (of one season, with `season`, played within `days`, its first and last),
-    as rows of (day, variant, mu, sigma): `figure(mu, sigma)` is the number shown, worked
-    out only for the points a chart draws."""
+    """Return a player's place and rating after each of their finished games, every
+    variant's in the order played (of one season, with `season`, played within `days`, its
+    first and last), as the driver's rows of (day, variant, place, mu, sigma): the day as
+    a date or as its ISO text (SQLite's), and `figure(mu, sigma)` the number shown, worked
+    out only for the points a chart draws. Their page's chart and winning runs."""
     first, last = days or (date.min, date.max)
-    return db.session.connection().execute(
-        STEPS[season is not None],
-        {"player": player_id, "season": season, "first": first, "last": last}).all()
+    return driver_rows(db.session.connection(), STEPS[season is not None],
+                       {"player": player_id, "season": season, "first": first, "last": last})
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,13 @@
 their winning streaks (the longest, and the one going now).
 
 The rivals come from the head-to-head a player's page has counted (reports.players, from
-`result_pair`); the runs from `result_seat` in the order the games were played.
+`result_pair`); the runs from the player's rating steps, in the order the games were played
+(a finished game of two or more players is rated, and its winners have place 1).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-
-from sqlalchemy import Select, select
-
-from ..db.models import Game, ResultSeat
-from ..extensions import db
-from .players import mine
-from .seasons import EVERYTHING, Shown
 
 
 @dataclass(frozen=True)
@@ -38,36 +31,24 @@ class Rivals:
     current_run: int
 
 
-# A player's finished games in the order played, whether they won each: built once (a
-# season's days are added when asked), read from result_seat's (player, over, game, won).
-_RUNS = (select(ResultSeat.won).join(Game, Game.id == ResultSeat.game_id)
-         .where(ResultSeat.over).order_by(Game.created_at, Game.id))
-
-
-@lru_cache(maxsize=32)
-def _runs_of(days) -> Select:
-    """Return the statement of a player's runs in a season's days (None: all time), built
-    once a season, as a player's other figures are (reports.players._of_season)."""
-    return mine(_RUNS, ResultSeat.game_id, ResultSeat.player_id, Shown("", days))
-
-
-def runs(player_id: int, shown: Shown = EVERYTHING) -> tuple[int, int]:
-    """Return a player's longest run of wins in finished games (of a season, or of all
-    time), and the run its last games make."""
-    query = _runs_of(shown.days)
-    won = db.session.connection().execute(query, {"player": player_id}).scalars().all()
+def runs(steps) -> tuple[int, int]:
+    """Return a player's longest run of wins in finished games, and the run its last games
+    make, from their steps in the order played (ratings.player_steps: a season's, or all
+    time; a step's place is 1 for a win)."""
     longest = current = 0
-    for win in won:
-        current = current + 1 if win else 0
-        longest = max(longest, current)
+    for _, _, place, _, _ in steps:
+        current = current + 1 if place == 1 else 0
+        if current > longest:
+            longest = current
     return longest, current
 
 
-def rivals(player_id: int, head_to_head, shown: Shown = EVERYTHING, now: bool = True) -> Rivals:
+def rivals(head_to_head, steps, now: bool = True) -> Rivals:
     """Return a player's nemesis, the player they beat most, and their runs (in a season, or
     of all time; the run going now only when `now`: a past season's last run is over), the
-    rivals from the head-to-head the player's page has counted already (reports.players)."""
-    longest, current = runs(player_id, shown)
+    rivals from the head-to-head the player's page has counted already (reports.players),
+    the runs from the steps it has read for its rating chart (ratings.player_steps)."""
+    longest, current = runs(steps)
     return Rivals(_most_of(head_to_head, "behind"), _most_of(head_to_head, "ahead"),
                   longest, current if now else 0)
 

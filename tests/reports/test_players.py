@@ -97,8 +97,8 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                 for win in wins:  # imported in the order played: the runs' order too
                     current = current + 1 if win else 0
                     longest = max(longest, current)
-                assert rivals.runs(player.id, shown) == (longest, current), (name, player.name)
                 line = ratings.player_steps(player.id, name, shown.span)
+                assert rivals.runs(line) == (longest, current), (name, player.name)
                 assert line == [step for step in ratings.player_steps(player.id)
                                 if inside(roster.day_of(None, step[0]))], (name, player.name)
                 assert len(line) == len(wins)

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
 from scorekeeper.reports import players as roster
+from scorekeeper.reports import ratings
 from scorekeeper.reports.rivals import rivals
 from tests.helpers import hand_data, start_game
 from tests.reports import oracle
@@ -26,7 +27,7 @@ def of(app, name):
     """Return a player's rivals and runs as their page reads them."""
     with app.app_context():
         player = db.session.scalar(select(Player).where(Player.name == name))
-        return rivals(player.id, roster.details(player).head_to_head)
+        return rivals(roster.details(player).head_to_head, ratings.player_steps(player.id))
 
 
 def test_the_nemesis_the_victim_and_the_runs(app, client):
@@ -71,8 +72,9 @@ def test_the_rivals_are_those_the_games_replayed_give(app, client):
         games = oracle.played_games()
         for player in db.session.scalars(select(Player)):
             replayed = oracle.head_to_head(player.name, games)
-            worked = rivals(player.id, roster.details(player).head_to_head)
-            expected = rivals(player.id, replayed)
+            steps = ratings.player_steps(player.id)
+            worked = rivals(roster.details(player).head_to_head, steps)
+            expected = rivals(replayed, steps)
             assert worked.nemesis is not None and worked.victim is not None, player.name
             for one, other in ((worked.nemesis, expected.nemesis),
                                (worked.victim, expected.victim)):

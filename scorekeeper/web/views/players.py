@@ -140,14 +140,14 @@ def more(player_id: int):
     shown = season.shown
     figures = roster.details(player, shown)
     rated_in = None if shown.all_time else shown.key  # the season ratings were rated in
+    steps = ratings.player_steps(player.id, rated_in, shown.span)
     fragment = request.headers.get(FRAGMENT) == "1"
     page = render_template(
         "players/_more.html" if fragment else "players/more.html", player=player,
         stats=figures, chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(player, figures, season.asked),
-        rating_chart=_rating_chart(ratings.player_steps(player.id, rated_in, shown.span),
-                                   player.name),
-        rivals=rivals.rivals(player.id, figures.head_to_head, shown, now=season.now),
+        rating_chart=_rating_chart(steps, player.name),
+        rivals=rivals.rivals(figures.head_to_head, steps, now=season.now),
         records=records.player_records(player.id, days=shown.days),
         page=url_for("players.player", player_id=player.id, season=season.asked),
         season=season)
@@ -161,13 +161,13 @@ def _rating_chart(steps, name: str) -> Markup | None:
     worked out only where a point is drawn)."""
     if len(steps) < 2:
         return None
-    present = {variant for _, variant, _, _ in steps}
+    present = {variant for _, variant, _, _, _ in steps}
     kinds = [home.name for home in variants.homes() if home.name in present]
     picked = roster.spread(len(steps))
     drawn = set(picked)  # every variant's rating so far, kept only where a point is drawn
     so_far: dict[str, tuple[float, float] | None] = dict.fromkeys(kinds)
     after: dict[int, dict[str, tuple[float, float] | None]] = {}
-    for i, (_, variant, mu, sigma) in enumerate(steps):
+    for i, (_, variant, _, mu, sigma) in enumerate(steps):
         so_far[variant] = (mu, sigma)
         if i in drawn:
             after[i] = dict(so_far)

@@ -289,6 +289,39 @@ def test_a_right_to_left_name_keeps_its_value_after_it_in_the_chart_legend(brows
     context.close()
 
 
+# Where a text's lines break: the character before each break and the one after it.
+LINE_BREAKS = """(selector) => {
+  const tops = [];
+  const walker = document.createTreeWalker(document.querySelector(selector),
+                                           NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      tops.push([node.data[i], Math.round(range.getBoundingClientRect().top)]);
+    }
+  }
+  return tops.slice(1).flatMap(([char, top], i) =>
+    top > tops[i][1] ? [tops[i][0] + char] : []);
+}"""
+
+
+@pytest.mark.parametrize("where, selector", [("scoreboard-penalty", "a.card.join small"),
+                                             ("join", ".join-url code")])
+def test_a_join_address_wraps_only_after_a_slash(browser, site, where, selector):
+    """The address under a join QR code was cut wherever the line ran out ("games/20" then
+    "81/join"), which a player copying it by hand misreads; it now wraps after a slash."""
+    base, paths, _ = site
+    context = phone_context(browser, base, "light")
+    page = context.new_page()
+    page.goto(paths[where] if where != "join" else "/join?to=/games/1/watch/0123456789abcdef")
+    breaks = page.evaluate(LINE_BREAKS, selector)
+    context.close()
+    assert breaks, "the address fits one line: nothing was tried"
+    assert all(pair[0] == "/" for pair in breaks), breaks
+
+
 def test_each_player_card_has_its_name_inside_it_with_no_strip_above(browser, site):
     """A legend laid over a card's top border left a band of the page's background across
     the top of each player's card; the name is now the card's heading, inside its border."""

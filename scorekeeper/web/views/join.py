@@ -6,7 +6,7 @@ import re
 
 import segno
 from flask import Blueprint, Response, current_app, render_template, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ...server.network import phone_url
 
@@ -29,6 +29,19 @@ def _path() -> str:
 def join_url(path: str) -> str:
     """Return the address of `path` that a phone at the table opens."""
     return phone_url(request.scheme, request.host, path, current_app.config.get("PUBLIC_URL"))
+
+
+@bp.app_template_filter()
+def breakable(url: str) -> Markup:
+    """Return an address as text that wraps only after a slash of its path (a "2081" or a
+    host's number is never cut in two on a narrow phone), escaped."""
+    scheme, found, rest = url.partition("://")
+    if not found:
+        scheme, rest = "", url
+    host, slash, path = rest.partition("/")
+    return Markup((f"{escape(scheme)}://" if found else "") + escape(host)
+                  + (Markup("/<wbr>").join(escape(part) for part in ("", *path.split("/")))
+                     if slash else ""))
 
 
 def qr_svg(url: str) -> str:

@@ -79,3 +79,17 @@ def test_the_rivals_are_those_the_games_replayed_give(app, client):
             for one, other in ((worked.nemesis, expected.nemesis),
                                (worked.victim, expected.victim)):
                 assert (one.name, one.times, one.met) == (other.name, other.times, other.met)
+
+
+def test_the_runs_count_games_in_the_order_played_not_entered(app, client):
+    """A game entered later but played earlier counts where it was played: Ann won on the
+    12th and lost on the 5th, entered the other way round; her run going now is the win."""
+    from tests.helpers import import_log
+
+    names = ["Ann", "Ben", "Cy"]
+    for went_out, day in (("Ann", "12"), ("Ben", "05")):  # entered: the 12th, then the 5th
+        import_log(app, "penalty", names, [{"went_out": went_out, "hands": {
+            other: {"cards": 13, "kings": 2} for other in names if other != went_out}}],
+            f"2026-01-{day}", ended=True, target=25)
+    ann = of(app, "Ann")
+    assert (ann.longest_run, ann.current_run) == (1, 1)  # entered order: lost last, run 0

@@ -58,8 +58,9 @@ class Game(db.Model):
     # The order games are rated in, by variant: a correction rates the games after it again.
     __table_args__ = (
         Index("ix_game_order", "variant", "played_on", "created_at", "id"),
-        # A season's games (a range of days), and the days games were played on, in order.
-        Index("ix_game_played_on", "played_on", "id"),
+        # A season's games (a range of days), the days games were played on, and every game
+        # in the order played (a night's story reads back along it).
+        Index("ix_game_played_on", "played_on", "created_at", "id"),
     )
 
     night: Mapped[Night | None] = relationship(back_populates="games")
@@ -306,7 +307,7 @@ class RatingStep(db.Model):
         # A player's line over time in a variant: their steps in the order played.
         Index("ix_rating_step_line", "player_id", "variant", "games"),
         # A player's place and figure after each game, every variant in the order played
-        # (their page's chart and winning runs), read from the index alone.
+        # (their page's chart and winning runs): all time read from the index alone.
         Index("ix_rating_step_figures", "player_id", "played_on", "created_at", "game_id",
               "variant", "place", "mu_after", "sigma_after"),
         # The roster: every player's latest step in a variant (the most games).

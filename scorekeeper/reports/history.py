@@ -182,7 +182,8 @@ NIGHT_READ = (select(Night.id.label("night"), Night.started_at, Night.name.label
                      Night.notes, *GAME_ROWS.selected_columns)
               .select_from(Night).outerjoin(Game, Game.night_id == Night.id)
               .outerjoin(GameResult, GameResult.game_id == Game.id)
-              .where(Night.id == bindparam("night")).order_by(Game.created_at, Game.id))
+              .where(Night.id == bindparam("night"))
+              .order_by(Game.played_on, Game.created_at, Game.id))
 
 
 def night_summary(night_id: int) -> NightSummary | None:

@@ -419,8 +419,9 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
 
 
 # A player's place and rating after each of their games, every variant's in the order played
-# (of one season too): built once, the player and season bound when it runs. Read from
-# ix_rating_step_figures alone.
+# (of one season too): built once, the player and season bound when it runs. All time is
+# read from ix_rating_step_figures alone; a season's steps are found along it and checked
+# for the season's name in their rows.
 _STEPS = (select(RatingStep.played_on, RatingStep.variant, RatingStep.place,
                  RatingStep.mu_after, RatingStep.sigma_after)
           .where(RatingStep.player_id == bindparam("player"))

@@ -37,18 +37,23 @@ class Finished:
 # The statements are built once, what they ask bound when they run (building one costs more
 # than SQLite takes to answer it).
 # The games played up to one (the night's last), latest first, a window of them at a time
-# along the games' own order (an index), each with its seats' results (a game with none on
+# along the order played (the day, then when each was entered: ix_game_played_on, the order
+# a player's ratings and runs count in), each with its seats' results (a game with none on
 # a row of its own).
 LAST = bindparam("last")
+_LAST_ON = select(Game.played_on).where(Game.id == LAST).scalar_subquery()
 _LAST_AT = select(Game.created_at).where(Game.id == LAST).scalar_subquery()
-_BACK = (select(Game.id, Game.created_at)
-         .where(Game.created_at <= _LAST_AT,
-                ~((Game.created_at == _LAST_AT) & (Game.id > LAST)))
-         .order_by(Game.created_at.desc(), Game.id.desc())
+_BACK = (select(Game.id, Game.played_on, Game.created_at)
+         .where(Game.played_on <= _LAST_ON,
+                ~((Game.played_on == _LAST_ON)
+                  & ((Game.created_at > _LAST_AT)
+                     | ((Game.created_at == _LAST_AT) & (Game.id > LAST)))))
+         .order_by(Game.played_on.desc(), Game.created_at.desc(), Game.id.desc())
          .limit(bindparam("window")).offset(bindparam("skip")).subquery())
 BACK_SEATS = (select(_BACK.c.id, ResultSeat.player_id, ResultSeat.won, ResultSeat.over)
               .select_from(_BACK).outerjoin(ResultSeat, ResultSeat.game_id == _BACK.c.id)
-              .order_by(_BACK.c.created_at.desc(), _BACK.c.id.desc()))
+              .order_by(_BACK.c.played_on.desc(), _BACK.c.created_at.desc(),
+                        _BACK.c.id.desc()))
 
 
 def _night(results: Iterable[tuple]) -> tuple[list[Finished], dict[int, str]]:

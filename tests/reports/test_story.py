@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from scorekeeper.db.models import Game, Night
 from scorekeeper.extensions import db
@@ -129,3 +129,32 @@ def test_the_biggest_rise_of_a_settled_rating_is_told(app, client):
     page = client.get(f"/history/nights/{ninth}", headers={"Accept-Language": "es"})
     assert (f"La puntuación de Ann en puntos de castigo subió {after - before}, hasta {after}"
             in page.get_data(as_text=True))
+
+
+def test_the_runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client):
+    """A loss entered late but played between two nights breaks the run the story tells,
+    as it breaks the run on the player's page: both count in the order played."""
+    from scorekeeper.db.models import Player
+    from scorekeeper.reports import ratings, rivals
+
+    def played(game_ids, day):
+        with app.app_context():
+            db.session.execute(update(Game).where(Game.id.in_(game_ids))
+                               .values(played_on=datetime(2026, 11, day).date()))
+            db.session.commit()
+
+    early = [won_by(client, "Ann") for _ in range(2)]
+    played(early, 1)
+    on_night(app, early, 1)
+    late = [won_by(client, "Ann") for _ in range(2)]
+    played(late, 12)
+    night = on_night(app, late, 12)
+    assert story(app, night)[-1] == "Ann has won 4 in a row"
+    lost = won_by(client, "Ben")  # entered after both nights, played between them
+    played([lost], 5)
+    assert story(app, night) == ["Ann won 2 of 2 games"]  # a run of 2 is not told
+    with app.app_context():
+        ratings.rebuild()  # the days were set by hand: the steps learn them as `results
+        db.session.commit()  # rebuild` would teach them
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+        assert rivals.runs(ratings.player_steps(ann)) == (2, 2)

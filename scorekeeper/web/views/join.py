@@ -33,15 +33,16 @@ def join_url(path: str) -> str:
 
 @bp.app_template_filter()
 def breakable(url: str) -> Markup:
-    """Return an address as text that wraps only after a slash of its path (a "2081" or a
-    host's number is never cut in two on a narrow phone), escaped."""
+    """Return an address, escaped, that wraps after a slash of its path rather than inside
+    a part of it (a "2081" is not cut in two on a narrow phone; a part wider than a line
+    still is, by the CSS)."""
     scheme, found, rest = url.partition("://")
     if not found:
         scheme, rest = "", url
     host, slash, path = rest.partition("/")
-    return Markup((f"{escape(scheme)}://" if found else "") + escape(host)
-                  + (Markup("/<wbr>").join(escape(part) for part in ("", *path.split("/")))
-                     if slash else ""))
+    return (Markup("{}://").format(scheme) if found else Markup()) + escape(host) + (
+        Markup("/<wbr>").join(escape(part) for part in ("", *path.split("/"))) if slash
+        else Markup())
 
 
 def qr_svg(url: str) -> str:

@@ -261,8 +261,9 @@ def test_the_backup_page_says_why_it_refused_and_keeps_the_database_as_it_was(ap
     response = client.post("/backup/restore", data={"file": (io.BytesIO(body), "b.json")},
                            content_type="multipart/form-data")
     assert response.status_code == 422
-    assert "Nothing was restored" in response.get_data(as_text=True)
-    assert "empty database" in response.get_data(as_text=True)
+    # The refusal said whole, as a sentence: "… so nothing is mixed up or lost."
+    assert re.search(r"Nothing was restored\. The database already holds players or games; "
+                     r"[^<]*so nothing is mixed up or lost\.</p>", response.get_data(as_text=True))
 
 
 def test_restoring_without_the_csrf_token_is_refused(guarded_app):

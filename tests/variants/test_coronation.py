@@ -283,7 +283,7 @@ def test_import_refuses_a_fifth_corner_naming_the_round_and_field(client):
     response = client.post("/import", data={"text": json.dumps(log)})
     assert response.status_code == 422
     assert alerts(response.get_data(as_text=True)) == [
-        "Nothing was imported. Round 1, corners: a deal has only 4 corners, not 5"]
+        "Nothing was imported. Round 1, corners: a deal has only 4 corners, not 5."]
     assert client.get("/games/1").status_code == 404
 
 
@@ -292,11 +292,11 @@ def test_import_refuses_someone_not_in_the_game_at_their_corner_or_the_dragon(cl
                      {"corners": ["Ann", "Cy"], "dragon": "Ben"}], deals_to_win=2)
     response = client.post("/import", data={"text": json.dumps(log)})
     assert [markup.unescape(a) for a in alerts(response.get_data(as_text=True))] == [
-        "Nothing was imported. Round 2, corners[1]: 'Cy' is not a player in this game"]
+        "Nothing was imported. Round 2, corners[1]: 'Cy' is not a player in this game."]
     log = match_log([{"corners": [], "dragon": "Zed"}])
     response = client.post("/import", data={"text": json.dumps(log)})
     assert [markup.unescape(a) for a in alerts(response.get_data(as_text=True))] == [
-        "Nothing was imported. Round 1, dragon: 'Zed' is not a player in this game"]
+        "Nothing was imported. Round 1, dragon: 'Zed' is not a player in this game."]
 
 
 def test_import_refuses_cards_left_in_hand_in_a_coronation_deal(client):

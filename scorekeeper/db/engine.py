@@ -1,4 +1,5 @@
-"""SQLite set up for several phones at once, on every connection the app opens."""
+"""SQLite set up for several phones at once, on every connection the app opens; and the
+few big reads taken as the driver's own rows (`driver_rows`)."""
 
 from __future__ import annotations
 

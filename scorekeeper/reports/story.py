@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, tuple_
 
 from .. import variants
 from ..db.models import Game, ResultSeat
@@ -44,10 +44,8 @@ LAST = bindparam("last")
 _LAST_ON = select(Game.played_on).where(Game.id == LAST).scalar_subquery()
 _LAST_AT = select(Game.created_at).where(Game.id == LAST).scalar_subquery()
 _BACK = (select(Game.id, Game.played_on, Game.created_at)
-         .where(Game.played_on <= _LAST_ON,
-                ~((Game.played_on == _LAST_ON)
-                  & ((Game.created_at > _LAST_AT)
-                     | ((Game.created_at == _LAST_AT) & (Game.id > LAST)))))
+         .where(tuple_(Game.played_on, Game.created_at, Game.id)
+                <= tuple_(_LAST_ON, _LAST_AT, LAST))
          .order_by(Game.played_on.desc(), Game.created_at.desc(), Game.id.desc())
          .limit(bindparam("window")).offset(bindparam("skip")).subquery())
 BACK_SEATS = (select(_BACK.c.id, ResultSeat.player_id, ResultSeat.won, ResultSeat.over)

@@ -131,7 +131,7 @@ def test_the_biggest_rise_of_a_settled_rating_is_told(app, client):
             in page.get_data(as_text=True))
 
 
-def test_the_runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client):
+def runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client) -> None:
     """A loss entered late but played between two nights breaks the run the story tells,
     as it breaks the run on the player's page: both count in the order played."""
     from scorekeeper.db.models import Player
@@ -158,3 +158,11 @@ def test_the_runs_count_games_in_the_order_played_as_a_player_s_page_does(app, c
         db.session.commit()  # rebuild` would teach them
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
         assert rivals.runs(ratings.player_steps(ann)) == (2, 2)
+
+
+def test_the_runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client):
+    runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client)
+
+
+def test_the_same_order_on_postgresql(pg_app):
+    runs_count_games_in_the_order_played_as_a_player_s_page_does(pg_app, pg_app.test_client())

@@ -8,9 +8,12 @@ import sys
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from sqlalchemy import inspect
 
 from . import play, rules
 from .db import read_game, results
+from .db.models import Player
+from .extensions import db
 from .reports import backup, exchange, ratings
 from .web import passcode
 
@@ -69,7 +72,13 @@ def backup_command(file) -> None:
 @click.argument("file", type=click.File("rb"))
 @with_appcontext
 def restore_command(file) -> None:
-    """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
+    """Rebuild a JSON backup from FILE (- for standard input) into the empty database; on a
+    fresh install, whose database has no tables yet (a new machine is where a backup goes),
+    they are made first, as `kings-corners serve` would."""
+    if not inspect(db.engine).has_table(Player.__tablename__):
+        from flask_migrate import upgrade
+
+        upgrade()  # one line says what it did: "Database: created (revision …)"
     counts = _write(lambda: play.restore(file), "restored")
     click.echo(f"restored {backup.summary(counts)}")
 

@@ -77,3 +77,23 @@ def test_the_real_flask_command_imports_and_exports_on_an_upgraded_database(tmp_
     exported = run("games", "export", imported.stdout.strip())
     assert exported.returncode == 0
     assert json.loads(exported.stdout)["rounds"][0]["hands"]["Ann"] == {"cards": 3, "kings": 1}
+
+
+def test_a_backup_restores_on_a_fresh_install_before_the_database_exists(tmp_path):
+    """On a new machine the database is made first (as `serve` makes it), not a traceback
+    saying "no such table: player"; it is then the same as one made by an upgrade."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite'}",
+           "SECRET_KEY": "cli-test"}
+    flask = [sys.executable, "-m", "flask", "--app", "app"]
+    old = ROOT / "tests" / "reports" / "fixtures" / "backup-first-version.json"
+    restored = subprocess.run([*flask, "restore", str(old)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+    assert restored.returncode == 0, restored.stderr
+    assert "Database: created" in restored.stdout
+    assert "restored 4 players, 1 night and 3 games" in restored.stdout
+    checked = subprocess.run([*flask, "results", "check"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    current = subprocess.run([*flask, "db", "current"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert "(head)" in current.stdout, current.stdout

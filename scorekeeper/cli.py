@@ -3,19 +3,42 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import sys
 
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
-from sqlalchemy import inspect
 
 from . import play, rules
 from .db import read_game, results
-from .db.models import Player
-from .extensions import db
 from .reports import backup, exchange, ratings
 from .web import passcode
+
+
+def current(command):
+    """Run a command on the database at its newest revision, as `serve` serves it: made on a
+    fresh install (a new machine is where a backup goes), upgraded after a new version.
+
+    What the upgrade did ("Database: created (revision …)") is said on stderr, and nothing
+    when it was already up to date, so `backup -` writes the backup alone.
+    """
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        from flask_migrate import upgrade
+
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            upgrade()
+        if "up to date" not in said.getvalue():
+            click.echo(said.getvalue().strip(), err=True)
+        return command(*args, **kwargs)
+
+    return run
+
 
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
 
@@ -32,6 +55,7 @@ def _write(change, nothing: str):
 
 @games_cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8", errors="replace"))
+@current
 def import_command(file) -> None:
     """Import a game log from FILE (- for standard input); print the new game's id."""
     limit = current_app.config["LOG_MAX_BYTES"]
@@ -50,6 +74,7 @@ def import_command(file) -> None:
 
 @games_cli.command("export")
 @click.argument("game_id", type=click.IntRange(1, 2**31 - 1))
+@current
 def export_command(game_id: int) -> None:
     """Print game GAME_ID's log as JSON."""
     game = read_game(game_id)
@@ -62,6 +87,7 @@ def export_command(game_id: int) -> None:
 @click.command("backup")
 @click.argument("file", type=click.File("w", encoding="utf-8"))
 @with_appcontext
+@current
 def backup_command(file) -> None:
     """Write the whole database as one JSON backup to FILE (- for standard output)."""
     for chunk in backup.chunks():
@@ -71,14 +97,9 @@ def backup_command(file) -> None:
 @click.command("restore")
 @click.argument("file", type=click.File("rb"))
 @with_appcontext
+@current
 def restore_command(file) -> None:
-    """Rebuild a JSON backup from FILE (- for standard input) into the empty database; on a
-    fresh install, whose database has no tables yet (a new machine is where a backup goes),
-    they are made first, as `kings-corners serve` would."""
-    if not inspect(db.engine).has_table(Player.__tablename__):
-        from flask_migrate import upgrade
-
-        upgrade()  # one line says what it did: "Database: created (revision …)"
+    """Rebuild a JSON backup from FILE (- for standard input) into the empty database."""
     counts = _write(lambda: play.restore(file), "restored")
     click.echo(f"restored {backup.summary(counts)}")
 
@@ -88,6 +109,7 @@ results_cli = AppGroup("results", help="The cache of each game's result, and the
 
 
 @results_cli.command("check")
+@current
 def check_command() -> None:
     """Recompute every game and its ratings; report any difference from what is kept (exit 1
     if one)."""
@@ -101,6 +123,7 @@ def check_command() -> None:
 
 
 @results_cli.command("rebuild")
+@current
 def rebuild_command() -> None:
     """Fill the cache, then the ratings, again from what was entered."""
     count = _write(play.rebuild_results, "rebuilt")
@@ -111,6 +134,7 @@ passcode_cli = AppGroup("passcode", help="The table passcode: set it, or clear i
 
 
 @passcode_cli.command("set")
+@current
 def passcode_set_command() -> None:
     """Set the table passcode; asked twice at a terminal, else the first line of stdin."""
     if sys.stdin.isatty():
@@ -128,6 +152,7 @@ def passcode_set_command() -> None:
 
 
 @passcode_cli.command("clear")
+@current
 def passcode_clear_command() -> None:
     """Remove the table passcode: every phone may change things again."""
     was_on = _write(lambda: (passcode.is_on(), passcode.clear())[0], "cleared")

@@ -89,11 +89,36 @@ def test_a_backup_restores_on_a_fresh_install_before_the_database_exists(tmp_pat
     restored = subprocess.run([*flask, "restore", str(old)], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=120)
     assert restored.returncode == 0, restored.stderr
-    assert "Database: created" in restored.stdout
-    assert "restored 4 players, 1 night and 3 games" in restored.stdout
+    assert "Database: created" in restored.stderr
+    assert restored.stdout == "restored 4 players, 1 night and 3 games\n"
     checked = subprocess.run([*flask, "results", "check"], cwd=ROOT, env=env,
                              capture_output=True, text=True, timeout=120)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stderr == ""  # already the newest revision: nothing said of it
     current = subprocess.run([*flask, "db", "current"], cwd=ROOT, env=env,
                              capture_output=True, text=True, timeout=120)
     assert "(head)" in current.stdout, current.stdout
+
+
+def test_every_command_works_on_the_database_as_serve_would_serve_it(tmp_path):
+    """A command on a fresh install, or on a database an older version left, finds it made
+    or upgraded first (said on stderr), not a traceback; a backup to standard output is the
+    backup alone."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite'}",
+           "SECRET_KEY": "cli-test"}
+    flask = [sys.executable, "-m", "flask", "--app", "app"]
+
+    def run(*args):
+        return subprocess.run(flask + list(args), cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+
+    backed_up = run("backup", "-")
+    assert backed_up.returncode == 0, backed_up.stderr
+    assert json.loads(backed_up.stdout) == {"format": "kings-corners-backup/1", "roster": [],
+                                            "nights": [], "games_without_night": []}
+    assert backed_up.stderr.startswith("Database: created (revision ")
+    assert run("db", "downgrade", "0016").returncode == 0  # as the version before left it
+    checked = run("results", "check")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stderr.startswith("Database: upgraded from 0016 to ")
+    assert checked.stdout == "every cached result matches the games as entered\n"

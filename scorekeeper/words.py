@@ -7,6 +7,7 @@ everything here is English."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -40,12 +41,18 @@ def together(names) -> str:
     return ", ".join(names[:-1]) + gettext(" and ") + names[-1]
 
 
+_PLACE = re.compile(r"[a-z_]+[\[.]")  # a place in a file: nights[0].name, roster[2]
+
+
 def sentence(text: str) -> str:
-    """Return text as a sentence: a capital first letter and a full stop."""
+    """Return text as a sentence: a capital first letter and a full stop. One that begins
+    with a place in a file ("nights[0].name: …") keeps it as written: it is the file's."""
     text = text.strip()
     if not text:
         return text
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+    if not _PLACE.match(text):
+        text = text[:1].upper() + text[1:]
+    return text + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def capital(text: str) -> str:

@@ -85,13 +85,14 @@ _ONE = select(Player.id, Player.name).where(Player.id == bindparam("player"))
 
 def anyone_else(player: Player) -> bool:
     """Tell whether the roster holds anyone but this player (someone to merge)."""
-    return db.session.execute(_ANYONE_ELSE, {"player": player.id}).first() is not None
+    return (db.session.connection().execute(_ANYONE_ELSE, {"player": player.id}).first()
+            is not None)
 
 
 def player_row(player_id: int):
     """Return a player's id and name as a plain row, or None: a page that only shows them
-    needs no object of the session."""
-    return db.session.execute(_ONE, {"player": player_id}).first()
+    needs no object of the session, nor its way round to the database."""
+    return db.session.connection().execute(_ONE, {"player": player_id}).first()
 
 
 def rename(player: Player, raw: str) -> None:

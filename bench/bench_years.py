@@ -32,7 +32,7 @@ from sqlalchemy import event, insert  # noqa: E402
 from bench import fresh_app  # noqa: E402
 from scorekeeper import rules  # noqa: E402
 from scorekeeper.db import results  # noqa: E402
-from scorekeeper.db.models import Game, HandEntry, Night, Player, Round, Seat  # noqa: E402
+from scorekeeper.db.models import Game, Night, Player, Round, Seat  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.reports import ratings  # noqa: E402
 

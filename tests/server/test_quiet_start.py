@@ -53,3 +53,20 @@ def test_asking_where_the_database_stands_reports_no_upgrade(tmp_path):
     assert flask_db(tmp_path, "upgrade").returncode == 0
     current = flask_db(tmp_path, "current")
     assert current.stdout.strip() == f"{HEAD} (head)" and "INFO" not in current.stderr
+
+
+def test_the_servers_own_warnings_still_show_after_the_start_upgrades_the_database(tmp_path):
+    """`kings-corners serve` upgrades the database, then serves. Setting up alembic's logging
+    must not silence the loggers made before it: waitress's says when phones' requests queue
+    up, or a socket fails, and a table whose server struggles would never hear of it."""
+    warn = ("import logging, sys; import scorekeeper.server.serve as serve\n"
+            "serve.run = lambda app, *args, **kwargs: "
+            "logging.getLogger('waitress.queue').warning('Task queue depth is 9')\n"
+            "sys.argv = ['kings-corners', 'serve']; serve.main()")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'quiet.sqlite'}",
+           "SECRET_KEY": "quiet-test", "INSTANCE_PATH": str(tmp_path / "instance")}
+    served = subprocess.run([sys.executable, "-c", warn], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert served.returncode == 0, served.stderr
+    assert served.stdout == f"Database: created (revision {HEAD})\n"
+    assert "Task queue depth is 9" in served.stderr

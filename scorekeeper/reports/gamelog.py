@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from .. import rules, variants
@@ -31,17 +32,27 @@ class Parsed:
     result: rules.GameResult | None = None  # the game played through the rules, if checked
 
 
+HAND_KEYS = frozenset({"cards", "kings"})
+
+
 def _tidy(name: str) -> str:
     """Return a name as the roster keeps it: one Unicode spelling (NFC), spaces trimmed."""
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
+@lru_cache(maxsize=1024)  # a backup names the same few players 200,000 times
+def _key(name: str) -> str:
+    """Return the key a name is matched by: one spelling, spaces trimmed, case folded."""
+    return _tidy(name).casefold()
+
+
 def _name(value: Any, players: dict[str, str], field: str) -> str:
     """Return the seated player `value` names (matched as the roster matches: one spelling,
     spaces trimmed, case folded)."""
-    if not isinstance(value, str) or _tidy(value).casefold() not in players:
+    seated = players.get(_key(value)) if isinstance(value, str) else None
+    if seated is None:
         raise RuleError("%(name)s is not a player in this game", field, name=repr(value))
-    return players[_tidy(value).casefold()]
+    return seated
 
 
 def _optional_name(value: Any, players: dict[str, str], field: str) -> str | None:
@@ -58,8 +69,8 @@ def _parse_hands(raw: Any, players: dict[str, str]) -> dict[str, rules.Hand]:
         name = _name(key, players, f"hands.{key}")
         if not isinstance(value, dict) or "cards" not in value:
             raise RuleError("must be an object with cards (and kings)", f"hands.{name}")
-        unknown = set(value) - {"cards", "kings"}
-        if unknown:
+        if not value.keys() <= HAND_KEYS:  # compared in place: 166,000 hands in a backup
+            unknown = set(value) - HAND_KEYS
             raise RuleError("unknown key %(key)s", f"hands.{name}", key=repr(sorted(unknown)[0]))
         hands[name] = rules.Hand(value["cards"], value.get("kings", 0))
     return hands
@@ -69,8 +80,8 @@ def _parse_round(raw: Any, players: dict[str, str]) -> rules.Round:
     """Return one round of the document, names matched to the seats."""
     if not isinstance(raw, dict):
         raise RuleError("a round must be an object", "round")
-    unknown = set(raw) - ROUND_KEYS
-    if unknown:
+    if not raw.keys() <= ROUND_KEYS:
+        unknown = set(raw) - ROUND_KEYS
         raise RuleError("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
     events_raw = raw.get("events", [])
     if not isinstance(events_raw, list):

@@ -245,12 +245,13 @@ class ChipsHome(CardsHome):
 
     def facts(self, name, rnd, done) -> dict[str, int]:
         """Add the chips a player won in pots and paid in."""
-        found = Counter(super().facts(name, rnd, done))
-        for flow in done.extra["flows"]:
+        found = super().facts(name, rnd, done)  # a dict of its own, added to here
+        for flow in done.extra["flows"]:  # a results cache counts 100,000 of these a decade
             if flow["player"] == name:
-                found["chips_won" if flow["kind"] == "pot" else "chips_lost"] += flow["chips"]
-        found["chips_paid_or_won"] = found["chips_won"] + found["chips_lost"]
-        return dict(found)
+                key = "chips_won" if flow["kind"] == "pot" else "chips_lost"
+                found[key] = found.get(key, 0) + flow["chips"]
+        found["chips_paid_or_won"] = found.get("chips_won", 0) + found.get("chips_lost", 0)
+        return found
 
     def bests(self, name, core, result) -> dict[str, int]:
         """Add `best_pot`, the most chips the player took from one pot (their share of a

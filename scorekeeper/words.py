@@ -7,7 +7,6 @@ everything here is English."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
@@ -41,18 +40,22 @@ def together(names) -> str:
     return ", ".join(names[:-1]) + gettext(" and ") + names[-1]
 
 
-_PLACE = re.compile(r"[a-z_]+[\[.]")  # a place in a file: nights[0].name, roster[2]
-
-
 def sentence(text: str) -> str:
-    """Return text as a sentence: a capital first letter and a full stop. One that begins
-    with a place in a file ("nights[0].name: …") keeps it as written: it is the file's."""
+    """Return text as a sentence: a capital first letter and a full stop."""
     text = text.strip()
     if not text:
         return text
-    if not _PLACE.match(text):
-        text = text[:1].upper() + text[1:]
-    return text + ("" if text.endswith((".", "!", "?")) else ".")
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def refused_where(error: Exception) -> str:
+    """Return why a file was refused, its place first, as a sentence: "Round 3,
+    hands.Ann.kings: …." A place that is the file's own key ("nights[0].name: …",
+    "players: …") is kept as the file writes it, not given a capital it does not have."""
+    said = reason(error, where=True)
+    if isinstance(error, RuleError) and error.field and error.round_number is None:
+        return said + ("" if said.endswith((".", "!", "?")) else ".")
+    return sentence(said)
 
 
 def capital(text: str) -> str:

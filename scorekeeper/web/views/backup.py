@@ -18,7 +18,7 @@ from ... import play, rules
 from ...db.models import Game, Night, Player, table_time
 from ...extensions import db
 from ...reports import backup
-from ...words import reason, sentence
+from ...words import refused_where
 from ..forms import RestoreForm
 from ..pages import body_limit, expired
 from ..passcode import asks
@@ -66,6 +66,6 @@ def restore():
         counts = play.restore(upload.stream)
     except rules.RuleError as refused:
         return _page(form, gettext("Nothing was restored. %(why)s",
-                                   why=sentence(reason(refused, where=True))))
+                                   why=refused_where(refused)))
     flash(gettext("Restored %(what)s.", what=backup.summary(counts)))
     return redirect(url_for("players.roster"))

@@ -8,7 +8,7 @@ from flask_babel import gettext
 from ... import play, rules
 from ...extensions import csrf
 from ...reports import exchange
-from ...words import reason, sentence
+from ...words import refused_where
 from ..forms import ImportForm
 from ..pages import body_limit, expired, game_or_404
 from ..passcode import asks
@@ -48,7 +48,7 @@ def import_game():
                 return redirect(url_for("games.scoreboard", game_id=game_id))
             except rules.RuleError as refused:
                 error = gettext("Nothing was imported. %(why)s",
-                                why=sentence(reason(refused, where=True)))
+                                why=refused_where(refused))
     elif request.method == "POST":
         error = (expired("imported") if "csrf_token" in form.errors else
                  gettext("Nothing was imported. %(why)s",

@@ -40,16 +40,23 @@ def _tidy(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-@lru_cache(maxsize=1024)  # a backup names the same few players 200,000 times
 def _key(name: str) -> str:
     """Return the key a name is matched by: one spelling, spaces trimmed, case folded."""
     return _tidy(name).casefold()
 
 
+# A backup names the same few players 200,000 times: their keys are kept, but only a name
+# as short as a real one (at most 40 characters: db/players.NAME_MAX), so a file of long
+# made-up names, refused, leaves nothing held.
+_short_key = lru_cache(maxsize=1024)(_key)
+SHORT = 64
+
+
 def _name(value: Any, players: dict[str, str], field: str) -> str:
     """Return the seated player `value` names (matched as the roster matches: one spelling,
     spaces trimmed, case folded)."""
-    seated = players.get(_key(value)) if isinstance(value, str) else None
+    seated = (players.get(_short_key(value) if len(value) <= SHORT else _key(value))
+              if isinstance(value, str) else None)
     if seated is None:
         raise RuleError("%(name)s is not a player in this game", field, name=repr(value))
     return seated

@@ -8,10 +8,13 @@ from flask import current_app
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging, leaving every logger made before it as it
-# was: `kings-corners serve` upgrades in the process that then serves, and waitress's
-# warnings (requests queueing up, a socket failing) would otherwise be silenced for good.
-fileConfig(config.config_file_name, disable_existing_loggers=False)
+# Interpret the config file for Python logging, in a process that has not set up its own
+# (the command line, `make run`; the test suite's log capture is left alone), and leaving
+# every logger made before it as it was: `kings-corners serve` upgrades in the process that
+# then serves, and waitress's warnings (requests queueing up, a socket failing) would
+# otherwise be silenced for good.
+if not logging.getLogger().handlers:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 # An upgrade says what it did in one line (alembic's own INFO lines are turned down in

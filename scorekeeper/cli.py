@@ -11,20 +11,21 @@ import sys
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from sqlalchemy import inspect
 
 from . import play, rules
 from .db import read_game, results
+from .db.models import Player
+from .extensions import db
 from .reports import backup, exchange, ratings
 from .web import passcode
 
 
 def current(command):
-    """Run a command on the database at its newest revision, as `serve` serves it: made on a
-    fresh install (a new machine is where a backup goes), upgraded after a new version.
-
-    What the upgrade did ("Database: created (revision …)") is said on stderr, and nothing
-    when it was already up to date, so `backup -` writes the backup alone.
-    """
+    """Run a command that writes on the database at its newest revision, as `serve` serves
+    it: made on a fresh install (a new machine is where a backup goes), upgraded after a new
+    version. What the upgrade did ("Database: created (revision …)") is said on stderr, and
+    nothing when it was already up to date."""
 
     @functools.wraps(command)
     def run(*args, **kwargs):
@@ -38,6 +39,45 @@ def current(command):
         return command(*args, **kwargs)
 
     return run
+
+
+def as_it_is(command):
+    """Run a command that only reads on the database as it is: never made or upgraded by
+    it, so a mistyped folder is said, not backed up as an empty database. Refused in one
+    line, exit 1, when there is no database yet or it is older than this version reads; one
+    a newer version left is read as far as this one knows it (a backup is the way back)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+        from alembic.util import CommandError
+
+        where = db.engine.url.render_as_string(hide_password=True)
+        with db.engine.connect() as connection:
+            if not inspect(connection).has_table(Player.__tablename__):
+                _stop(f"no database at {where} yet: start the app once (kings-corners "
+                      "serve), or restore a backup into it")
+            at = MigrationContext.configure(connection).get_current_revision()
+        script = ScriptDirectory(current_app.extensions["migrate"].directory)
+        head = script.get_current_head()
+        try:
+            older = at is not None and at != head and script.get_revision(at) is not None
+        except CommandError:  # a revision this version does not know: a newer one's
+            older = False
+        if older:
+            _stop(f"the database at {where} is at revision {at}, older than this version "
+                  f"reads ({head}): start the app once (kings-corners serve upgrades it), or "
+                  "run kings-corners db upgrade")
+        return command(*args, **kwargs)
+
+    return run
+
+
+def _stop(said: str) -> None:
+    """Say why a command did nothing, on stderr, and exit 1."""
+    click.echo(said, err=True)
+    sys.exit(1)
 
 
 games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md).")
@@ -74,7 +114,7 @@ def import_command(file) -> None:
 
 @games_cli.command("export")
 @click.argument("game_id", type=click.IntRange(1, 2**31 - 1))
-@current
+@as_it_is
 def export_command(game_id: int) -> None:
     """Print game GAME_ID's log as JSON."""
     game = read_game(game_id)
@@ -87,7 +127,7 @@ def export_command(game_id: int) -> None:
 @click.command("backup")
 @click.argument("file", type=click.File("w", encoding="utf-8"))
 @with_appcontext
-@current
+@as_it_is
 def backup_command(file) -> None:
     """Write the whole database as one JSON backup to FILE (- for standard output)."""
     for chunk in backup.chunks():
@@ -109,7 +149,7 @@ results_cli = AppGroup("results", help="The cache of each game's result, and the
 
 
 @results_cli.command("check")
-@current
+@as_it_is
 def check_command() -> None:
     """Recompute every game and its ratings; report any difference from what is kept (exit 1
     if one)."""

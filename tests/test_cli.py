@@ -2,6 +2,7 @@
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -100,25 +101,36 @@ def test_a_backup_restores_on_a_fresh_install_before_the_database_exists(tmp_pat
     assert "(head)" in current.stdout, current.stdout
 
 
-def test_every_command_works_on_the_database_as_serve_would_serve_it(tmp_path):
-    """A command on a fresh install, or on a database an older version left, finds it made
-    or upgraded first (said on stderr), not a traceback; a backup to standard output is the
-    backup alone."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite'}",
-           "SECRET_KEY": "cli-test"}
+def test_a_command_that_writes_makes_or_upgrades_the_database_and_one_that_reads_does_not(
+        tmp_path):
+    """On a fresh install a command that writes makes the database first, as `serve` does,
+    and says so on stderr; one that only reads changes nothing and says in one line why it
+    did nothing (a mistyped folder is not backed up as an empty database), and reads a
+    database a newer version left as far as it knows it."""
+    database = tmp_path / "cli.sqlite"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "cli-test"}
     flask = [sys.executable, "-m", "flask", "--app", "app"]
 
     def run(*args):
         return subprocess.run(flask + list(args), cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=120)
 
+    nothing = run("backup", "-")
+    assert (nothing.returncode, nothing.stdout) == (1, "")
+    assert nothing.stderr == (f"no database at sqlite:///{database} yet: start the app once "
+                              "(kings-corners serve), or restore a backup into it\n")
+    cleared = run("passcode", "clear")
+    assert cleared.returncode == 0, cleared.stderr
+    assert cleared.stderr.startswith("Database: created (revision ")
+    assert cleared.stdout == "there was no passcode\n"
+    assert run("db", "downgrade", "0016").returncode == 0  # as the version before left it
+    older = run("results", "check")
+    assert (older.returncode, older.stdout) == (1, "")
+    assert "is at revision 0016, older than this version reads" in older.stderr
+    assert run("db", "upgrade").returncode == 0
+    with sqlite3.connect(database) as connection:  # as a newer version would leave it
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
     backed_up = run("backup", "-")
     assert backed_up.returncode == 0, backed_up.stderr
     assert json.loads(backed_up.stdout) == {"format": "kings-corners-backup/1", "roster": [],
                                             "nights": [], "games_without_night": []}
-    assert backed_up.stderr.startswith("Database: created (revision ")
-    assert run("db", "downgrade", "0016").returncode == 0  # as the version before left it
-    checked = run("results", "check")
-    assert checked.returncode == 0, checked.stderr
-    assert checked.stderr.startswith("Database: upgraded from 0016 to ")
-    assert checked.stdout == "every cached result matches the games as entered\n"

@@ -4,18 +4,21 @@ or with `--https` (`make run HTTPS=1`) with cheroot over TLS, on the table's own
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import logging
 import os
+import signal
+import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import click
 from flask import current_app
 from flask.cli import FlaskGroup
-from waitress import serve
+from waitress import create_server
 
 from .. import create_app
-from ..config import Unwritable
 from . import tls
 from .network import lan_addresses
 
@@ -85,7 +88,17 @@ def https_server(app, host: str, port: int, folder: Path):
                 self._threads.append(self._spawn_worker())
             super().put(obj)
 
-    server = wsgi.Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
+    class Server(wsgi.Server):
+        """cheroot's server, saying only what an operator needs: its warnings and errors.
+        What it says of each connection (a phone that has not trusted the certificate yet
+        drops the handshake; a browser asks for http:// on the https port) is left out:
+        each phone does that until it trusts the certificate, ten lines a visit."""
+
+        def error_log(self, msg="", level=20, traceback=False):
+            if level >= logging.WARNING:
+                super().error_log(msg, level, traceback)
+
+    server = Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
                          server_name="kings-corners", request_queue_size=64,
                          timeout=READ_TIMEOUT)
     server.requests = Growing(server, min=THREADS, max=HTTPS_THREADS)
@@ -93,13 +106,67 @@ def https_server(app, host: str, port: int, folder: Path):
     return server, made
 
 
-def banner(scheme: str, port: int) -> list[str]:
-    """Return the lines that say where to open the app."""
+EVERY_INTERFACE = ("0.0.0.0", "::", "")
+
+
+def banner(scheme: str, port: int, host: str = "0.0.0.0") -> list[str]:
+    """Return the lines that say where to open the app: on this machine, and from a phone
+    when it is served on every interface (not when told to listen on one address only)."""
     here = "localhost" if scheme == "https" else "127.0.0.1"
     lines = [f"  On this machine:  {scheme}://{here}:{port}/"]
-    lines += [f"  On a phone on the same Wi-Fi:  {scheme}://{address}:{port}/"
-              for address in lan_addresses()]
+    if host in EVERY_INTERFACE:
+        lines += [f"  On a phone on the same Wi-Fi:  {scheme}://{address}:{port}/"
+                  for address in lan_addresses()]
     return lines
+
+
+class NotServing(click.ClickException):
+    """The app cannot listen where it was told to: said in one line, exit 1."""
+
+
+def listening(host: str, port: int) -> None:
+    """Check that the app can listen on `host`:`port` before anything is said or made (the
+    banner, a certificate authority); raise NotServing, in one line, if it cannot."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+            probe.bind(address)
+    except socket.gaierror:
+        raise NotServing(f"{host} is not a name or address this machine knows.") from None
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            said = (f"port {port} is taken: another program, or another Kings Corners, is "
+                    f"serving there. Stop it, or start this one on another port "
+                    f"(make run PORT={port + 1 if port < 65535 else 8000}).")
+        elif error.errno == errno.EADDRNOTAVAIL:
+            said = (f"{host} is not an address of this machine: leave --host out to serve "
+                    "on all of them.")
+        elif error.errno in (errno.EACCES, errno.EPERM):
+            said = (f"port {port} needs the administrator (ports under 1024): start on a "
+                    "port from 1024 up, such as 8000.")
+        else:
+            said = f"cannot listen on {host}:{port}: {error.strerror or error}."
+        raise NotServing(said[:1].upper() + said[1:]) from None
+
+
+def stop_on_terminate() -> None:
+    """Stop as Ctrl+C stops, on the signal a service manager or `kill` sends (SIGTERM):
+    the server closes its connections instead of the process dying mid-answer."""
+
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def log_with_time() -> None:
+    """Say the server's warnings (a fault, requests queueing up) on stderr with the time
+    they happened, set up before the database is upgraded (whose own set-up is then left
+    out: db/migrations/env.py)."""
+    logging.basicConfig(format="%(asctime)s %(levelname)s [%(name)s] %(message)s",
+                        datefmt="%Y-%m-%d %H:%M:%S", level=logging.WARNING)
 
 
 def compile_templates(app) -> int:
@@ -123,19 +190,25 @@ def ready(app) -> None:
 
 
 def run(app, host: str, port: int, https: bool = False, folder: str | None = None) -> None:
-    """Print where to open the app, then serve it until stopped."""
+    """Print where to open the app, then serve it until stopped (Ctrl+C, or SIGTERM): one
+    line and exit 1, with nothing made or said before it, if it cannot listen there."""
+    listening(host, port)
     room_for_connections()
     ready(app)
+    stop_on_terminate()
     data = f"  Its data (database, secret key, certificates): {app.instance_path}"
     if not https:
-        print("\nKings Corners Scorekeeper is running.\n" + "\n".join(banner("http", port)))
+        server = create_server(app, host=host, port=port, **WAITRESS)
+        print("\nKings Corners Scorekeeper is running.\n"
+              + "\n".join(banner("http", port, host)))
         print(data + "\nPress Ctrl+C to stop.\n", flush=True)
-        serve(app, host=host, port=port, **WAITRESS)
+        server.run()  # until Ctrl+C: waitress closes itself then
         return
     server, made = https_server(app, host, port, tls_folder(app, folder))
-    phone = lan_addresses()[0] if lan_addresses() else "localhost"
+    server.prepare()  # listening from here
+    phone = lan_addresses()[0] if lan_addresses() and host in EVERY_INTERFACE else "localhost"
     print("\nKings Corners Scorekeeper is running over HTTPS.\n"
-          + "\n".join(banner("https", port)))
+          + "\n".join(banner("https", port, host)))
     print(f"  A phone's first visit: trust the table's certificate once, from\n"
           f"    https://{phone}:{port}/trust   (docs/https.md)\n"
           f"  Its fingerprint (SHA-256): {tls.fingerprint(made.files.ca)}")
@@ -148,7 +221,9 @@ def run(app, host: str, port: int, https: bool = False, folder: str | None = Non
               "trust the new authority on each phone again.")
     print(data + "\nPress Ctrl+C to stop.\n", flush=True)
     try:
-        server.safe_start()
+        server.serve()
+    except KeyboardInterrupt:
+        pass  # stopped as asked: exit 0, as plain HTTP does
     finally:
         server.stop()
 
@@ -166,15 +241,25 @@ def main() -> None:
 
 @main.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True)
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--https", is_flag=True, help="Serve over HTTPS, on a certificate made on the "
                                             "first run.")
 @click.option("--tls-folder", help="Where the certificates are kept (default: instance/tls).")
 def serve_command(host: str, port: int, https: bool, tls_folder: str | None) -> None:
     """Upgrade the database, then serve the app on every interface."""
     from flask_migrate import upgrade
+    from sqlalchemy.exc import OperationalError
 
-    upgrade()
+    log_with_time()
+    listening(host, port)  # before the database is touched: nothing changes if it cannot
+    try:
+        upgrade()
+    except OperationalError as error:
+        if "locked" not in str(error.orig):
+            raise
+        raise click.ClickException(
+            "The database is held by another program (a database tool, or another copy "
+            "of Kings Corners busy writing): close it and start again.") from None
     run(current_app._get_current_object(), host, port, https, tls_folder)
 
 
@@ -182,18 +267,30 @@ def serve_only(argv: list[str] | None = None) -> None:
     """`python -m scorekeeper.server.serve`: serve a database already upgraded."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=port_number, default=8000)
     parser.add_argument("--https", action="store_true",
                         help="serve over HTTPS, on a certificate made on the first run")
     parser.add_argument("--tls-folder", help="where the certificates are kept "
                                              "(default: instance/tls)")
     args = parser.parse_args(argv)
+    log_with_time()
     try:
         app = create_app()
-    except Unwritable as error:  # a read-only disk, another user's folder: one line, exit 1
+        run(app, args.host, args.port, args.https, args.tls_folder)
+    except click.ClickException as error:  # a read-only disk, a taken port: one line, exit 1
         error.show()
         raise SystemExit(error.exit_code) from None
-    run(app, args.host, args.port, args.https, args.tls_folder)
+
+
+def port_number(text: str) -> int:
+    """Return a port number from 1 to 65535, else say so (argparse: one line, exit 2)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: from 1 to 65535")
+    return port
 
 
 if __name__ == "__main__":

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
 
-from tests.helpers import PACKAGE
+from tests.helpers import PACKAGE, free_port
 
 SCRIPTS = ScriptDirectory(str(PACKAGE / "db" / "migrations"))
 HEAD = SCRIPTS.get_current_head()
@@ -55,18 +56,20 @@ def test_asking_where_the_database_stands_reports_no_upgrade(tmp_path):
     assert current.stdout.strip() == f"{HEAD} (head)" and "INFO" not in current.stderr
 
 
-def test_the_servers_own_warnings_still_show_after_the_start_upgrades_the_database(tmp_path):
+def test_the_servers_own_warnings_show_with_their_time_after_the_start_upgrades(tmp_path):
     """`kings-corners serve` upgrades the database, then serves. Setting up alembic's logging
     must not silence the loggers made before it: waitress's says when phones' requests queue
-    up, or a socket fails, and a table whose server struggles would never hear of it."""
+    up, or a socket fails, and a table whose server struggles would never hear of it. Each
+    line says when it happened, for whoever looks back at the server's window."""
     warn = ("import logging, sys; import scorekeeper.server.serve as serve\n"
             "serve.run = lambda app, *args, **kwargs: "
             "logging.getLogger('waitress.queue').warning('Task queue depth is 9')\n"
-            "sys.argv = ['kings-corners', 'serve']; serve.main()")
+            f"sys.argv = ['kings-corners', 'serve', '--port', '{free_port()}']; serve.main()")
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'quiet.sqlite'}",
            "SECRET_KEY": "quiet-test", "INSTANCE_PATH": str(tmp_path / "instance")}
     served = subprocess.run([sys.executable, "-c", warn], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=120)
     assert served.returncode == 0, served.stderr
     assert served.stdout == f"Database: created (revision {HEAD})\n"
-    assert "Task queue depth is 9" in served.stderr
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WARNING \[waitress\.queue\] "
+                        r"Task queue depth is 9\n", served.stderr), served.stderr

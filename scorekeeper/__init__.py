@@ -14,7 +14,9 @@ from .db import models  # noqa: F401  (registers the tables)
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the app."""
     app = Flask(__name__, instance_relative_config=True,
-                instance_path=os.environ.get("INSTANCE_PATH") or None,
+                # A relative folder is taken from where the app is started.
+                instance_path=os.path.abspath(os.environ["INSTANCE_PATH"])
+                if os.environ.get("INSTANCE_PATH") else None,
                 template_folder="web/templates", static_folder="web/static")
     config.configure(app, test_config)
     extensions.db.init_app(app)

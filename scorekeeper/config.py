@@ -61,13 +61,25 @@ def secret_key(instance: Path) -> str:
 
 
 def database_url(instance: Path) -> str:
-    """Return DATABASE_URL, or the SQLite file in instance/."""
+    """Return DATABASE_URL, or the SQLite file in instance/. A SQLite file given by a
+    relative path is in instance/ (as Flask-SQLAlchemy would open it), said here as a whole
+    path so that it is made private, and named, where it is opened. A database the app
+    does not keep its games in is said in one line."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres://"):  # the form some hosts hand out
         url = "postgresql://" + url[len("postgres://"):]
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    return url or f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+    if not url:
+        return f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return f"sqlite:///{instance / url[len('sqlite:///'):]}"  # a whole path stays whole
+    if not url.startswith(("sqlite:", "postgresql")):
+        raise click.ClickException(
+            f"DATABASE_URL: {url.split(':', 1)[0]} is not a database Kings Corners keeps its "
+            "games in. Use sqlite:///path/to/games.sqlite, or "
+            "postgresql://user:password@host/database.")
+    return url
 
 
 class Unwritable(click.ClickException):

@@ -153,9 +153,10 @@ def places(totals: dict[str, int], lower_is_better: bool) -> dict[str, int]:
 def rating_line(changes) -> str:
     """Return a finished game's rating moves in a line: "Ratings: Cy +41 (an upset) · Ann −12"
     (`changes`: reports.ratings.game_changes)."""
-    moves = [f"{c.name} {signed(c.change)}" + (f" ({gettext('an upset')})" if c.upset else "")
+    upset, said = gettext("an upset"), gettext("Ratings:")  # outside f-strings: extracted
+    moves = [f"{c.name} {signed(c.change)}" + (f" ({upset})" if c.upset else "")
              for c in changes]
-    return f"{gettext('Ratings:')} {' · '.join(moves)}" if moves else ""
+    return f"{said} {' · '.join(moves)}" if moves else ""
 
 
 def game_card(game, changes=()) -> Card:

@@ -194,9 +194,26 @@ def answer(error: BaseException):
 
 
 def register(app: Flask) -> None:
-    """Answer the machine's faults with their page instead of a bare 500."""
+    """Answer the machine's faults with their page instead of a bare 500, and an error
+    nobody foresaw with a page of the app's own."""
     app.register_error_handler(DBAPIError, answer)
     app.register_error_handler(sqlite3.Error, answer)  # one the driver raised unwrapped
+    app.register_error_handler(500, went_wrong)
+
+
+def went_wrong(error):
+    """Answer an error nobody foresaw with a page in the phone's language, not Werkzeug's
+    bare English one; the traceback is on the server's screen (Flask logs it first). What
+    the request had begun is rolled back: nothing half-done is kept."""
+    try:
+        db.session.rollback()
+        page = render_template("error.html", title=gettext("Something went wrong"),
+                               message=gettext("The server could not answer. Nothing "
+                                               "half-done was kept: go back and try again."))
+    except Exception:  # the page itself cannot be drawn: Werkzeug's plain one, then
+        current_app.logger.exception("the error page could not be drawn either")
+        return error
+    return page, 500
 
 
 def _read_only_disk(folder: Path) -> bool:

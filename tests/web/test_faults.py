@@ -516,3 +516,22 @@ def test_a_full_disk_at_the_first_start_says_so_and_leaves_no_half_written_key(t
         (tmp_path / "run.freed").read_text())
     assert "Database: created" in (tmp_path / "run.freed").read_text()
     assert int((tmp_path / "run.key").read_text()) == 64
+
+
+def test_an_error_nobody_foresaw_gets_a_page_in_the_phones_language_and_is_logged(
+        app, client, caplog):
+    """Werkzeug's bare English 500 page was all a phone got; whoever runs the server finds
+    the traceback on its screen."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as served: the test app re-raises it
+    start_game(client, ["Ann", "Ben", "Cy"])
+    with app.app_context():
+        db.session.execute(db.text("UPDATE game SET settings = 'not json'"))  # by hand
+        db.session.commit()
+    answer = client.get("/games/1", headers={"Accept-Language": "es"})
+    assert answer.status_code == 500
+    page = html.unescape(answer.get_data(as_text=True))
+    assert "<h1>Algo ha fallado</h1>" in page
+    assert ("El servidor no ha podido responder. No se ha guardado nada a medias: vuelve "
+            "atrás e inténtalo de nuevo.") in page
+    assert [record.getMessage() for record in caplog.records
+            if record.levelname == "ERROR"] == ["Exception on /games/1 [GET]"]

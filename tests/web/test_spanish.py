@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from babel.messages import pofile
@@ -466,3 +467,21 @@ def test_every_word_a_script_asks_for_is_in_the_one_list_of_script_words(app):
     assert len(asked) > 25
     assert asked - set(words) == set(), "asked for, but not in js_words()"
     assert set(words) - asked == set(), "in js_words(), but no script asks for it"
+
+
+def test_every_word_the_catalogue_holds_is_found_where_it_is_said(tmp_path):
+    """docs/languages.md updates the catalogue from `pybabel extract`, dropping what it does
+    not find: a word looked up at run time without a mark (N_), or marked inside an
+    f-string (which pybabel does not read), was dropped that way and shown in English
+    again ("an upset", "leads", a chip pot's lines)."""
+    pot = tmp_path / "messages.pot"
+    subprocess.run([str(Path(sys.executable).parent / "pybabel"), "extract", "-F", "babel.cfg",
+                    "--no-location", "-o", str(pot), "."], cwd=ROOT, check=True,
+                   capture_output=True, timeout=120)
+
+    def words(path) -> set:
+        with open(path, "rb") as file:
+            return {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                    for m in pofile.read_po(file) if m.id}
+
+    assert words(PO) - words(pot) == set()

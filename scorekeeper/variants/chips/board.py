@@ -14,15 +14,18 @@ from flask_babel import get_translations
 from markupsafe import Markup, escape
 
 from ... import rules
+from ...words import N_
 from ..board import Page
 from .live import flow_word, paid
 
-# Each sentence as a template's _() says it (the sentence as markup, its values escaped).
-WORDS = {"hand": "Hand %(number)s", "dealt": "%(name)s dealt", "went_out": "%(name)s went out",
-         "stalemate": "stalemate", "edit": "Edit hand %(number)s",
-         "takes": "<b>%(name)s</b> takes the %(num)s-chip pot",
-         "split": "<b>%(names)s</b> split the %(num)s-chip pot:",
-         "paid": "paid %(num)s", "took": "took %(num)s", "out": "out"}
+# Each sentence as a template's _() says it (the sentence as markup, its values escaped);
+# marked (N_) so that pybabel extract finds them here.
+WORDS = {"hand": N_("Hand %(number)s"), "dealt": N_("%(name)s dealt"),
+         "went_out": N_("%(name)s went out"), "stalemate": N_("stalemate"),
+         "edit": N_("Edit hand %(number)s"),
+         "takes": N_("<b>%(name)s</b> takes the %(num)s-chip pot"),
+         "split": N_("<b>%(names)s</b> split the %(num)s-chip pot:"),
+         "paid": N_("paid %(num)s"), "took": N_("took %(num)s"), "out": N_("out")}
 
 
 @dataclass(frozen=True)

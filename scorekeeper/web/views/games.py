@@ -120,7 +120,8 @@ def scoreboard(game_id: int):
 def rating_moves(changes: Sequence[ratings.Change]) -> Markup:
     """Return a finished game's rating moves as its banner shows them ("Cy +41 (an upset) ·
     Ann −12"), each name isolated, the words looked up once."""
-    upset = f" ({get_translations().ugettext('an upset') % {}})"
+    said = get_translations().ugettext(N_("an upset")) % {}  # outside the f-string: extracted
+    upset = f" ({said})"
     return Markup(" · ".join(
         f'<span class="move">{bdi(c.name)} {signed(c.change)}{upset if c.upset else ""}</span>'
         for c in changes))

@@ -1,17 +1,26 @@
-"""SQLite set up for several phones at once, on every connection the app opens; and the
-few big reads taken as the driver's own rows (`driver_rows`)."""
+"""SQLite set up for several phones at once, on every connection the app opens, and kept
+on the file the app started with; and the few big reads taken as the driver's own rows
+(`driver_rows`)."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
+
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import Pool
+
+_FILE = "kc_file"  # in a connection record's info: (path, device, inode) of the file it opened
 
 
 @event.listens_for(Engine, "connect")
-def _on_sqlite_connect(dbapi_connection, _record) -> None:
+def _on_sqlite_connect(dbapi_connection, record) -> None:
     """Set SQLite up for several phones at once: foreign keys enforced, readers never waiting
     on the writer (WAL), every commit on disk before it is answered, a writer waiting its
-    turn instead of failing, and transactions begun by SQLAlchemy, not by the driver."""
+    turn instead of failing, and transactions begun by SQLAlchemy, not by the driver. The
+    file it opened is remembered (below)."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
         # The driver would begin a transaction only before a write, so a read then a write
         # would not be one transaction: SQLAlchemy's "begin" (below) takes that over.
@@ -21,7 +30,41 @@ def _on_sqlite_connect(dbapi_connection, _record) -> None:
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")
+        path = next((file for _, name, file in cursor.execute("PRAGMA database_list")
+                     if name == "main"), "")
         cursor.close()
+        if path:  # not a database in memory
+            found = os.stat(path)
+            record.info[_FILE] = (path, found.st_dev, found.st_ino)
+
+
+@event.listens_for(Engine, "do_connect")
+def _no_new_file_under_a_running_app(dialect, _record, cargs, _cparams):
+    """Refuse to open a SQLite file that is not there. The app made it when it started
+    (config.private_file), so one missing now was removed, or its folder, while the app
+    ran: SQLite would make a new, empty one, and the saves after would go into it and
+    be lost with it. The phone is told the database cannot be opened (web/faults.py)."""
+    if (dialect.name == "sqlite" and cargs and isinstance(cargs[0], str)
+            and cargs[0] not in ("", ":memory:") and not cargs[0].startswith("file:")
+            and not os.path.exists(cargs[0])):
+        raise sqlite3.OperationalError("unable to open database file: it is not there")
+
+
+@event.listens_for(Pool, "checkout")
+def _still_the_same_file(_dbapi_connection, record, _proxy) -> None:
+    """Drop a connection whose file was removed or replaced since it was opened: SQLite goes
+    on writing to a removed file, unseen, and every save after it would be lost with it.
+    The connection made instead opens the file now there, or is refused (above)."""
+    known = record.info.get(_FILE)
+    if known is None:
+        return
+    path, device, inode = known
+    try:
+        found = os.stat(path)
+    except OSError:
+        raise DisconnectionError("the database file was removed") from None
+    if (found.st_dev, found.st_ino) != (device, inode):
+        raise DisconnectionError("the database file was replaced")
 
 
 @event.listens_for(Engine, "begin")

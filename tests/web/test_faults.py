@@ -18,6 +18,7 @@ import re
 import shlex
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -535,3 +536,32 @@ def test_an_error_nobody_foresaw_gets_a_page_in_the_phones_language_and_is_logge
             "atrás e inténtalo de nuevo.") in page
     assert [record.getMessage() for record in caplog.records
             if record.levelname == "ERROR"] == ["Exception on /games/1 [GET]"]
+
+
+def test_a_database_removed_under_the_running_app_refuses_saves_until_it_is_put_back(
+        app, client):
+    """SQLite went on writing to a removed file: the saves were answered as saved, shown
+    on the scoreboard, and gone at the next start, with nothing said. Now a save is refused
+    with the page that says the database cannot be opened (the hand kept to save again), no
+    new empty database is made in its place, and once the file is put back the same form
+    saves."""
+    players = ["Ann", "Ben", "Cy"]
+    start_game(client, players)
+    assert client.post("/games/1/hands/new", data=hand_data(
+        players, "Ann", {"Ben": 3, "Cy": 4}, number=1)).status_code == 302
+    path = Path(app.config["SQLALCHEMY_DATABASE_URI"][len("sqlite:///"):])
+    with contextlib.closing(sqlite3.connect(path)) as side:
+        side.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file, to copy
+    kept = path.with_name("kept.sqlite")
+    shutil.copyfile(path, kept)
+    for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        part.unlink(missing_ok=True)
+    second = hand_data(players, "Ben", {"Ann": 2, "Cy": 1}, number=2)
+    refused = client.post("/games/1/hands/new", data=second)
+    assert refused.status_code == 503
+    assert "The database cannot be opened" in refused.get_data(as_text=True)
+    assert not path.exists()
+    shutil.copyfile(kept, path)
+    assert client.post("/games/1/hands/new", data=second).status_code == 302
+    with contextlib.closing(sqlite3.connect(path)) as side:
+        assert side.execute("SELECT count(*) FROM round").fetchone() == (2,)

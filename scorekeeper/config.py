@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 from flask import Flask
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 DEFAULTS = dict(
     MAX_CONTENT_LENGTH=20 * 1024 * 1024,
@@ -43,9 +45,10 @@ def configure(app: Flask, test_config: dict | None) -> None:
     else:
         app.config.from_mapping(test_config)
     database = app.config["SQLALCHEMY_DATABASE_URI"]
-    if database.startswith("sqlite:///") and database != "sqlite:///:memory:":
+    file = sqlite_file(database, instance)
+    if file is not None:
         # Created readable by its owner only; SQLite gives its -wal and -shm files the same.
-        private_file(Path(database[len("sqlite:///"):]))
+        private_file(file)
     if not database.startswith("sqlite"):
         # A server's connection may have gone away between two hands; a file cannot.
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
@@ -63,8 +66,8 @@ def secret_key(instance: Path) -> str:
 def database_url(instance: Path) -> str:
     """Return DATABASE_URL, or the SQLite file in instance/. A SQLite file given by a
     relative path is in instance/ (as Flask-SQLAlchemy would open it), said here as a whole
-    path so that it is made private, and named, where it is opened. A database the app
-    does not keep its games in is said in one line."""
+    path, so that the file made private is the one opened. A database the app does not
+    keep its games in is said in one line."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres://"):  # the form some hosts hand out
         url = "postgresql://" + url[len("postgres://"):]
@@ -72,14 +75,33 @@ def database_url(instance: Path) -> str:
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
     if not url:
         return f"sqlite:///{instance / 'scorekeeper.sqlite'}"
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        return f"sqlite:///{instance / url[len('sqlite:///'):]}"  # a whole path stays whole
-    if not url.startswith(("sqlite:", "postgresql")):
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        parsed = None
+    if parsed is None or parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise click.ClickException(
             f"DATABASE_URL: {url.split(':', 1)[0]} is not a database Kings Corners keeps its "
             "games in. Use sqlite:///path/to/games.sqlite, or "
             "postgresql://user:password@host/database.")
-    return url
+    file = sqlite_file(url, instance)
+    return url if file is None else parsed.set(database=str(file)).render_as_string(
+        hide_password=False)
+
+
+def sqlite_file(url: str, instance: Path) -> Path | None:
+    """Return the SQLite file a database URL opens (a relative path is in `instance`, as
+    Flask-SQLAlchemy opens it), or None: another database, one in memory, or a file named
+    by an SQLite URI ("file:...", uri=true), left as it is given."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    name = parsed.database or ""
+    if (parsed.get_backend_name() != "sqlite" or name in ("", ":memory:")
+            or name.startswith("file:") or parsed.query.get("uri")):
+        return None
+    return instance / name  # a whole path stays as it is
 
 
 class Unwritable(click.ClickException):

@@ -34,6 +34,11 @@ WAITRESS = {"threads": THREADS, "connection_limit": CONNECTIONS, "asyncore_use_p
 # READ_TIMEOUT seconds for a byte.
 HTTPS_THREADS = 400
 READ_TIMEOUT = 10
+# What cheroot says of every visit of a phone that has not trusted the certificate yet (it
+# drops the handshake: an unknown authority, or the connection closed), of http:// asked on
+# the https port, and of a stop asked for: left out of the server's screen.
+EVERY_VISIT = ("UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "EOF occurred", "speak plain HTTP",
+               "Keyboard Interrupt")
 
 
 def room_for_connections() -> None:
@@ -89,14 +94,18 @@ def https_server(app, host: str, port: int, folder: Path):
             super().put(obj)
 
     class Server(wsgi.Server):
-        """cheroot's server, saying only what an operator needs: its warnings and errors.
-        What it says of each connection (a phone that has not trusted the certificate yet
-        drops the handshake; a browser asks for http:// on the https port) is left out:
-        each phone does that until it trusts the certificate, ten lines a visit."""
+        """cheroot's server, saying what an operator needs on the app's log. What it says
+        of each connection a phone opens before it trusts the table's certificate (the
+        handshake dropped: ten lines a visit), of http:// asked on the https port, and of
+        Ctrl+C, is left out."""
 
         def error_log(self, msg="", level=20, traceback=False):
-            if level >= logging.WARNING:
-                super().error_log(msg, level, traceback)
+            if level < logging.WARNING and any(said in str(msg) for said in EVERY_VISIT):
+                return
+            # Every other line is an operator's to see (a certificate a phone refuses as
+            # expired, no cipher in common), with its time, as the app's own lines are.
+            logging.getLogger("cheroot").log(max(level, logging.WARNING), "%s", msg,
+                                             exc_info=traceback)
 
     server = Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
                          server_name="kings-corners", request_queue_size=64,
@@ -106,17 +115,26 @@ def https_server(app, host: str, port: int, folder: Path):
     return server, made
 
 
-EVERY_INTERFACE = ("0.0.0.0", "::", "")
+EVERY_INTERFACE = ("0.0.0.0", "::")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def shown(host: str) -> str:
+    """Return a host as an address shows it: an IPv6 one in brackets."""
+    return f"[{host}]" if ":" in host else host
 
 
 def banner(scheme: str, port: int, host: str = "0.0.0.0") -> list[str]:
     """Return the lines that say where to open the app: on this machine, and from a phone
-    when it is served on every interface (not when told to listen on one address only)."""
-    here = "localhost" if scheme == "https" else "127.0.0.1"
+    on the addresses it listens on (every one of this machine's, by default)."""
+    if host not in EVERY_INTERFACE:  # told to listen on one address: that one only
+        where = "On this machine" if host in LOOPBACK else "On this machine and a phone"
+        return [f"  {where}:  {scheme}://{shown(host)}:{port}/"]
+    here = ("localhost" if scheme == "https" else
+            "[::1]" if host == "::" else "127.0.0.1")  # waitress listens on IPv6 alone
     lines = [f"  On this machine:  {scheme}://{here}:{port}/"]
-    if host in EVERY_INTERFACE:
-        lines += [f"  On a phone on the same Wi-Fi:  {scheme}://{address}:{port}/"
-                  for address in lan_addresses()]
+    lines += [f"  On a phone on the same Wi-Fi:  {scheme}://{shown(address)}:{port}/"
+              for address in lan_addresses() if (":" in address) == (host == "::")]
     return lines
 
 
@@ -125,16 +143,20 @@ class NotServing(click.ClickException):
 
 
 def listening(host: str, port: int) -> None:
-    """Check that the app can listen on `host`:`port` before anything is said or made (the
-    banner, a certificate authority); raise NotServing, in one line, if it cannot."""
+    """Check that the app can listen on `host`:`port` (every address the name gives, as the
+    servers listen on each) before anything is said or made (the banner, a certificate
+    authority); raise NotServing, in one line, if it cannot."""
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
-            probe.bind(address)
-    except socket.gaierror:
-        raise NotServing(f"{host} is not a name or address this machine knows.") from None
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        for family, kind, proto, _, address in found:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as they do
+                if family == socket.AF_INET6:  # as waitress does: IPv6 alone
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
+    except (socket.gaierror, UnicodeError):
+        raise NotServing(f"{host!r} is not a name or address this machine knows.") from None
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             said = (f"port {port} is taken: another program, or another Kings Corners, is "
@@ -192,21 +214,23 @@ def ready(app) -> None:
 def run(app, host: str, port: int, https: bool = False, folder: str | None = None) -> None:
     """Print where to open the app, then serve it until stopped (Ctrl+C, or SIGTERM): one
     line and exit 1, with nothing made or said before it, if it cannot listen there."""
+    host = host or "0.0.0.0"  # an empty --host: every interface, as the servers take it
     listening(host, port)
     room_for_connections()
     ready(app)
-    stop_on_terminate()
     data = f"  Its data (database, secret key, certificates): {app.instance_path}"
     if not https:
         server = create_server(app, host=host, port=port, **WAITRESS)
         print("\nKings Corners Scorekeeper is running.\n"
               + "\n".join(banner("http", port, host)))
         print(data + "\nPress Ctrl+C to stop.\n", flush=True)
-        server.run()  # until Ctrl+C: waitress closes itself then
+        stop_on_terminate()
+        server.run()  # until Ctrl+C (or SIGTERM): waitress closes itself then
         return
     server, made = https_server(app, host, port, tls_folder(app, folder))
     server.prepare()  # listening from here
-    phone = lan_addresses()[0] if lan_addresses() and host in EVERY_INTERFACE else "localhost"
+    phone = (shown(host) if host not in EVERY_INTERFACE + LOOPBACK else
+             lan_addresses()[0] if lan_addresses() and host == "0.0.0.0" else "localhost")
     print("\nKings Corners Scorekeeper is running over HTTPS.\n"
           + "\n".join(banner("https", port, host)))
     print(f"  A phone's first visit: trust the table's certificate once, from\n"
@@ -221,6 +245,7 @@ def run(app, host: str, port: int, https: bool = False, folder: str | None = Non
               "trust the new authority on each phone again.")
     print(data + "\nPress Ctrl+C to stop.\n", flush=True)
     try:
+        stop_on_terminate()
         server.serve()
     except KeyboardInterrupt:
         pass  # stopped as asked: exit 0, as plain HTTP does

@@ -16,6 +16,7 @@ opens the file as immutable, to read; it is dropped as soon as the disk is writa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -204,12 +205,15 @@ def register(app: Flask) -> None:
 def went_wrong(error):
     """Answer an error nobody foresaw with a page in the phone's language, not Werkzeug's
     bare English one; the traceback is on the server's screen (Flask logs it first). What
-    the request had begun is rolled back: nothing half-done is kept."""
-    try:
+    the request had begun is rolled back: nothing half-done is kept. The page asks the
+    database nothing more (it may be what failed)."""
+    with contextlib.suppress(Exception):
         db.session.rollback()
+    try:
         page = render_template("error.html", title=gettext("Something went wrong"),
                                message=gettext("The server could not answer. Nothing "
-                                               "half-done was kept: go back and try again."))
+                                               "half-done was kept: go back and try again."),
+                               table_locked=_padlock_as_read)
     except Exception:  # the page itself cannot be drawn: Werkzeug's plain one, then
         current_app.logger.exception("the error page could not be drawn either")
         return error

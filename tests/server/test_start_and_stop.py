@@ -86,3 +86,6 @@ def test_the_start_gives_a_phones_address_only_when_a_phone_can_reach_it(monkeyp
     assert banner("http", 8000) == ["  On this machine:  http://127.0.0.1:8000/",
                                     "  On a phone on the same Wi-Fi:  http://192.168.1.23:8000/"]
     assert banner("http", 8000, "127.0.0.1") == ["  On this machine:  http://127.0.0.1:8000/"]
+    assert banner("https", 8000, "192.168.1.23") == [
+        "  On this machine and a phone:  https://192.168.1.23:8000/"]
+    assert banner("http", 8000, "::") == ["  On this machine:  http://[::1]:8000/"]

@@ -172,4 +172,3 @@ def not_found(error):
     return render_template("error.html", title=gettext("Not found"), message=gettext(
         "There is nothing here: the game may have been deleted.") if a_game else gettext(
         "There is nothing at this address.")), 404
-

@@ -54,6 +54,19 @@ def test_a_stopped_server_exits_quietly_and_says_nothing_of_each_phone(tmp_path,
     server's screen for each of its connections."""
     port = free_port()
     started = serve(tmp_path, "--port", str(port), *(["--https"] if scheme == "https" else []))
+    try:
+        out, err = _asked_then_stopped(started, scheme, port, stop)
+    finally:
+        if started.poll() is None:  # a failed check leaves no server behind
+            started.kill()
+            started.communicate()
+    assert (started.returncode, err) == (0, "")
+    assert "Press Ctrl+C to stop." in out
+
+
+def _asked_then_stopped(started, scheme: str, port: int, stop) -> tuple[str, str]:
+    """Ask the server for a page (and, over HTTPS, as two phones that cannot talk to it
+    yet), stop it with `stop`; return what it printed and said on stderr."""
     context = ssl._create_unverified_context()
     deadline = time.monotonic() + 60
     while True:
@@ -76,9 +89,7 @@ def test_a_stopped_server_exits_quietly_and_says_nothing_of_each_phone(tmp_path,
                 refused.wrap_socket(raw, server_hostname="localhost")
         time.sleep(0.5)
     started.send_signal(stop)
-    out, err = started.communicate(timeout=60)
-    assert (started.returncode, err) == (0, "")
-    assert "Press Ctrl+C to stop." in out
+    return started.communicate(timeout=60)
 
 
 def test_the_start_gives_a_phones_address_only_when_a_phone_can_reach_it(monkeypatch):

@@ -1,5 +1,6 @@
 """`flask --app app games import FILE` prints the new id; `games export ID` prints the log."""
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -7,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from alembic.script import ScriptDirectory
+
+from scorekeeper import create_app
 from scorekeeper.db.models import Game
 from scorekeeper.extensions import db
-from tests.helpers import EXAMPLE, hand_data, start_game
+from tests.helpers import EXAMPLE, PACKAGE, hand_data, start_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,25 +84,32 @@ def test_the_real_flask_command_imports_and_exports_on_an_upgraded_database(tmp_
     assert json.loads(exported.stdout)["rounds"][0]["hands"]["Ann"] == {"cards": 3, "kings": 1}
 
 
+def commands(database):
+    """Return a runner of the app's commands (as `kings-corners …` runs them, in this
+    process) on `database`, a file not made yet, as on a fresh install."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "cli-test",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    runner = app.test_cli_runner()
+    yield lambda *args: runner.invoke(args=list(args))
+    with app.app_context():
+        db.engine.dispose()
+
+
 def test_a_backup_restores_on_a_fresh_install_before_the_database_exists(tmp_path):
     """On a new machine the database is made first (as `serve` makes it), not a traceback
     saying "no such table: player"; it is then the same as one made by an upgrade."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite'}",
-           "SECRET_KEY": "cli-test"}
-    flask = [sys.executable, "-m", "flask", "--app", "app"]
+    run = next(commands(tmp_path / "new.sqlite"))
     old = ROOT / "tests" / "reports" / "fixtures" / "backup-first-version.json"
-    restored = subprocess.run([*flask, "restore", str(old)], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120)
-    assert restored.returncode == 0, restored.stderr
-    assert "Database: created" in restored.stderr
+    restored = run("restore", str(old))
+    assert restored.exit_code == 0, restored.output
+    assert restored.stderr.startswith("Database: created")
     assert restored.stdout == "restored 4 players, 1 night and 3 games\n"
-    checked = subprocess.run([*flask, "results", "check"], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=120)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+    checked = run("results", "check")
+    assert checked.exit_code == 0, checked.output
     assert checked.stderr == ""  # already the newest revision: nothing said of it
-    current = subprocess.run([*flask, "db", "current"], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=120)
-    assert "(head)" in current.stdout, current.stdout
+    with contextlib.closing(sqlite3.connect(tmp_path / "new.sqlite")) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (ScriptDirectory(str(PACKAGE / "db" / "migrations")).get_current_head(),)]
 
 
 def test_a_command_that_writes_makes_or_upgrades_the_database_and_one_that_reads_does_not(
@@ -108,29 +119,24 @@ def test_a_command_that_writes_makes_or_upgrades_the_database_and_one_that_reads
     did nothing (a mistyped folder is not backed up as an empty database), and reads a
     database a newer version left as far as it knows it."""
     database = tmp_path / "cli.sqlite"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "cli-test"}
-    flask = [sys.executable, "-m", "flask", "--app", "app"]
-
-    def run(*args):
-        return subprocess.run(flask + list(args), cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=120)
-
+    run = next(commands(database))
     nothing = run("backup", "-")
-    assert (nothing.returncode, nothing.stdout) == (1, "")
+    assert (nothing.exit_code, nothing.stdout) == (1, "")
     assert nothing.stderr == (f"no database at sqlite:///{database} yet: start the app once "
                               "(kings-corners serve), or restore a backup into it\n")
     cleared = run("passcode", "clear")
-    assert cleared.returncode == 0, cleared.stderr
+    assert cleared.exit_code == 0, cleared.output
     assert cleared.stderr.startswith("Database: created (revision ")
     assert cleared.stdout == "there was no passcode\n"
-    assert run("db", "downgrade", "0016").returncode == 0  # as the version before left it
+    assert run("db", "downgrade", "0016").exit_code == 0  # as the version before left it
     older = run("results", "check")
-    assert (older.returncode, older.stdout) == (1, "")
+    assert (older.exit_code, older.stdout) == (1, "")
     assert "is at revision 0016, older than this version reads" in older.stderr
-    assert run("db", "upgrade").returncode == 0
-    with sqlite3.connect(database) as connection:  # as a newer version would leave it
+    assert run("db", "upgrade").exit_code == 0
+    with contextlib.closing(sqlite3.connect(database)) as connection:  # as a newer version
         connection.execute("UPDATE alembic_version SET version_num = '9999'")
+        connection.commit()
     backed_up = run("backup", "-")
-    assert backed_up.returncode == 0, backed_up.stderr
+    assert backed_up.exit_code == 0, backed_up.output
     assert json.loads(backed_up.stdout) == {"format": "kings-corners-backup/1", "roster": [],
                                             "nights": [], "games_without_night": []}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import io
 import sys
 
 import click
@@ -21,21 +20,32 @@ from .reports import backup, exchange, ratings
 from .web import passcode
 
 
+def _where_it_stands():
+    """Return whether the database has its tables yet, the revision it is at, and this
+    version's migrations (their newest: `.get_current_head()`)."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    with db.engine.connect() as connection:
+        made = inspect(connection).has_table(Player.__tablename__)
+        at = MigrationContext.configure(connection).get_current_revision()
+    return made, at, ScriptDirectory(current_app.extensions["migrate"].directory)
+
+
 def current(command):
     """Run a command that writes on the database at its newest revision, as `serve` serves
     it: made on a fresh install (a new machine is where a backup goes), upgraded after a new
-    version. What the upgrade did ("Database: created (revision …)") is said on stderr, and
-    nothing when it was already up to date."""
+    version. What the upgrade did ("Database: created (revision …)") is said on stderr;
+    nothing is said, or done, when it is at the newest already."""
 
     @functools.wraps(command)
     def run(*args, **kwargs):
-        from flask_migrate import upgrade
+        _, at, script = _where_it_stands()
+        if at != script.get_current_head():
+            from flask_migrate import upgrade
 
-        said = io.StringIO()
-        with contextlib.redirect_stdout(said):
-            upgrade()
-        if "up to date" not in said.getvalue():
-            click.echo(said.getvalue().strip(), err=True)
+            with contextlib.redirect_stdout(sys.stderr):
+                upgrade()
         return command(*args, **kwargs)
 
     return run
@@ -49,17 +59,13 @@ def as_it_is(command):
 
     @functools.wraps(command)
     def run(*args, **kwargs):
-        from alembic.runtime.migration import MigrationContext
-        from alembic.script import ScriptDirectory
         from alembic.util import CommandError
 
+        made, at, script = _where_it_stands()
         where = db.engine.url.render_as_string(hide_password=True)
-        with db.engine.connect() as connection:
-            if not inspect(connection).has_table(Player.__tablename__):
-                _stop(f"no database at {where} yet: start the app once (kings-corners "
-                      "serve), or restore a backup into it")
-            at = MigrationContext.configure(connection).get_current_revision()
-        script = ScriptDirectory(current_app.extensions["migrate"].directory)
+        if not made:
+            _stop(f"no database at {where} yet: start the app once (kings-corners "
+                  "serve), or restore a backup into it")
         head = script.get_current_head()
         try:
             older = at is not None and at != head and script.get_revision(at) is not None

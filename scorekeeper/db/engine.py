@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -38,15 +39,24 @@ def _on_sqlite_connect(dbapi_connection, record) -> None:
             record.info[_FILE] = (path, found.st_dev, found.st_ino)
 
 
+def file_to_open(dialect, cargs) -> Path | None:
+    """Return the SQLite file a connection is about to open (do_connect's arguments), or
+    None: another database, one in memory, or a file named by an SQLite URI ("file:...")."""
+    if dialect.name != "sqlite" or not cargs or not isinstance(cargs[0], str):
+        return None
+    if cargs[0] in ("", ":memory:") or cargs[0].startswith("file:"):
+        return None
+    return Path(cargs[0])
+
+
 @event.listens_for(Engine, "do_connect")
 def _no_new_file_under_a_running_app(dialect, _record, cargs, _cparams):
     """Refuse to open a SQLite file that is not there. The app made it when it started
     (config.private_file), so one missing now was removed, or its folder, while the app
     ran: SQLite would make a new, empty one, and the saves after would go into it and
     be lost with it. The phone is told the database cannot be opened (web/faults.py)."""
-    if (dialect.name == "sqlite" and cargs and isinstance(cargs[0], str)
-            and cargs[0] not in ("", ":memory:") and not cargs[0].startswith("file:")
-            and not os.path.exists(cargs[0])):
+    path = file_to_open(dialect, cargs)
+    if path is not None and not path.exists():
         raise sqlite3.OperationalError("unable to open database file: it is not there")
 
 

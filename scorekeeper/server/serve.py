@@ -108,8 +108,7 @@ def https_server(app, host: str, port: int, folder: Path):
                                              exc_info=traceback)
 
     server = Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
-                         server_name="kings-corners", request_queue_size=64,
-                         timeout=READ_TIMEOUT)
+                    server_name="kings-corners", request_queue_size=64, timeout=READ_TIMEOUT)
     server.requests = Growing(server, min=THREADS, max=HTTPS_THREADS)
     server.ssl_adapter = BuiltinSSLAdapter(str(made.files.cert), str(made.files.key))
     return server, made

@@ -40,8 +40,8 @@ def standing_lines(standings: Sequence[Mapping[str, Any]], page: Page, *,
     winner, out), total and how they stand. `name_apart` puts the name in a span of its own;
     `every_note` writes the note's place even when it says nothing."""
     say = get_translations()
-    leads, winner, out = (say.ugettext(word) % {} for word in (N_("leads"), N_("winner"),
-                                                            N_("out")))
+    words = (N_("leads"), N_("winner"), N_("out"))
+    leads, winner, out = (say.ugettext(word) % {} for word in words)
     lines = []
     for row in standings:
         name = row["name"]

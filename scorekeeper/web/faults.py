@@ -30,6 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import Pool
 
+from ..db.engine import file_to_open
 from ..extensions import db
 from . import passcode
 
@@ -237,10 +238,8 @@ def _immutable_on_a_read_only_disk(dialect, record, cargs, cparams):
     without it). Otherwise the file is opened as always.
     """
     record.info.pop(_IMMUTABLE, None)
-    if dialect.name != "sqlite" or not cargs or not isinstance(cargs[0], str):
-        return None
-    path = Path(cargs[0])
-    if cargs[0].startswith("file:") or not path.is_file() or not _read_only_disk(path.parent):
+    path = file_to_open(dialect, cargs)
+    if path is None or not path.is_file() or not _read_only_disk(path.parent):
         return None
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:

@@ -35,7 +35,7 @@ from ..db.engine import driver_rows
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
 from . import seasons as seasons_
-from .seasons import NamedSeason, season_of
+from .seasons import Calendar, NamedSeason
 
 # OpenSkill's defaults: a newcomer is mu 25, sigma 25/3; beta 25/6 is how far a game's luck
 # spreads the result; every game widens sigma by tau 25/300 before it counts, so a rating
@@ -134,8 +134,9 @@ def _steps(games: Iterable[Finished], states: dict[int, State],
     return the step rows."""
     rows = []
     default = MODEL.sigma
+    calendar = Calendar(named)
     for game in games:
-        season = season_of(game.played_on, named)
+        season = calendar.season_of(game.played_on)
         befores = []
         for player_id, _ in game.places:
             state = states.get(player_id)

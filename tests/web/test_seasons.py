@@ -257,3 +257,22 @@ def test_a_thousand_named_seasons_leave_every_page_that_lists_them_up(either):
 
 def test_ten_thousand_named_seasons_leave_every_page_that_lists_them_up(app, client):
     pages_listing_seasons(app, client, 10_000)
+
+
+def test_a_season_s_best_ratings_rank_by_the_number_provisional_ones_too(app, client):
+    """Ben, settled, has lost 12 games to Ann; Cy, provisional, has beaten Ben twice: Cy's
+    higher number comes before Ben's, marked provisional, and the page says why."""
+    for day in range(1, 13):
+        import_log(app, "penalty", ["Ann", "Ben"], [
+            {"went_out": "Ann", "hands": {"Ben": {"cards": 25}}}], f"2017-03-{day:02d}")
+    for day in range(13, 15):
+        import_log(app, "penalty", ["Cy", "Ben"], [
+            {"went_out": "Cy", "hands": {"Ben": {"cards": 25}}}], f"2017-03-{day:02d}")
+    html = page(client, "/seasons/2017")
+    ladder = re.findall(r'<li><span class="who">(\w+)</span> <b>(\d+)</b>'
+                        r'( <small class="muted">provisional</small>)?', html)
+    assert [(name, bool(provisional)) for name, _, provisional in ladder] == [
+        ("Ann", False), ("Cy", True), ("Ben", False)]
+    figures = [int(figure) for _, figure, _ in ladder]
+    assert figures == sorted(figures, reverse=True)
+    assert "highest first, provisional ones too" in html

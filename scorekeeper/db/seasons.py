@@ -87,10 +87,15 @@ def remove(season_id: int) -> str | None:
     return season.name
 
 
-def listed() -> list[Season]:
-    """Return the named seasons, the latest to begin first."""
+def listed(limit: int | None = None) -> list[Season]:
+    """Return the named seasons, the latest to begin first (the first `limit` of them)."""
     return list(db.session.scalars(select(Season).order_by(Season.first_day.desc(),
-                                                           Season.id.desc())))
+                                                           Season.id.desc()).limit(limit)))
+
+
+def count() -> int:
+    """Return how many seasons the table named."""
+    return db.session.scalar(select(func.count()).select_from(Season))
 
 
 class year_start(FunctionElement):  # noqa: N801 (an SQL function, named as one)

@@ -35,7 +35,7 @@ from ..db.engine import driver_rows
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
 from . import seasons as seasons_
-from .seasons import NamedSeason, season_of
+from .seasons import Calendar, NamedSeason
 
 # OpenSkill's defaults: a newcomer is mu 25, sigma 25/3; beta 25/6 is how far a game's luck
 # spreads the result; every game widens sigma by tau 25/300 before it counts, so a rating
@@ -134,8 +134,9 @@ def _steps(games: Iterable[Finished], states: dict[int, State],
     return the step rows."""
     rows = []
     default = MODEL.sigma
+    calendar = Calendar(named)
     for game in games:
-        season = season_of(game.played_on, named)
+        season = calendar.season_of(game.played_on)
         befores = []
         for player_id, _ in game.places:
             state = states.get(player_id)
@@ -358,13 +359,16 @@ def _rating(row) -> Rating:
 
 
 def _ranked(ratings: Iterable[Rating]) -> list[Rating]:
-    """Return ratings best first, provisional ones after the others, then by name."""
-    return sorted(ratings, key=lambda r: (r.provisional, -r.figure, r.name.casefold()))
+    """Return ratings best first: by the number shown, provisional ones among the others
+    (the number is cautious already: a provisional 1217 is very likely better than 1217, as
+    a settled one is), then by name."""
+    return sorted(ratings, key=lambda r: (-r.figure, r.name.casefold()))
 
 
 def roster(variant: str, season: str | None = None) -> list[Rating]:
-    """Return every player's latest rating in a variant, best first (provisional ones after
-    the others); with `season`, as each stood after their last game of that season."""
+    """Return every player's latest rating in a variant, best first (by the number shown,
+    provisional or not); with `season`, as each stood after their last game of that
+    season."""
     return _ranked(_rating(row) for row in _latest(db.session, variant, season=season,
                                                    named=True))
 
@@ -405,6 +409,14 @@ def player_ratings(player_id: int, season: str | None = None) -> dict[str, Ratin
     rows = _steps_at(db.session, [(player_id, variant, games) for variant, games in most],
                      named=True)
     return dict(sorted((row.variant, _rating(row)) for row in rows))
+
+
+def figures_after(keys: Iterable[tuple[int, str, int]]) -> dict[tuple[int, str, int], int]:
+    """Return the figure a player's page showed after each of these steps (player, variant,
+    their games of it so far): the rating before their next game, as they saw it (a new
+    season's widening is that next game's, not theirs)."""
+    return {(row.player_id, row.variant, row.games): figure(row.mu_after, row.sigma_after)
+            for row in _steps_at(db.session, sorted(set(keys)))}
 
 
 def player_line(player_id: int, variant: str, season: str | None = None) -> list[Rating]:

@@ -13,11 +13,13 @@ while it has no game yet, the newest season that has.
 
 from __future__ import annotations
 
+import bisect
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from sqlalchemy import false, not_, or_, select
+from sqlalchemy import false, or_, select
 
 from ..db.models import Game, Season
 from ..db.seasons import ALL, is_year, latest_each_year
@@ -36,40 +38,78 @@ class NamedSeason:
     last_day: date
 
 
+class Calendar:
+    """The named seasons laid on the calendar: the runs of days each one holds, oldest
+    first, worked out once (a sweep over the days where some named season begins or ends),
+    so that finding a day's season or a season's days does not read every named season."""
+
+    def __init__(self, named: Sequence[NamedSeason] = ()) -> None:
+        self.names = {season.name for season in named}
+        self.runs: list[tuple[date, date, str]] = []  # each run's first and last day, holder
+        order = sorted((season.first_day, index) for index, season in enumerate(named)
+                       if season.first_day <= season.last_day)
+        cuts = sorted({day for season in named
+                       for day in (season.first_day, season.last_day + ONE_DAY)})
+        holding: list[tuple[int, int]] = []  # (-first day, -index): the later begun on top
+        begun = 0
+        for start, end in zip(cuts, cuts[1:]):
+            while begun < len(order) and order[begun][0] <= start:
+                first, index = order[begun]
+                heapq.heappush(holding, (-first.toordinal(), -index))
+                begun += 1
+            while holding and named[-holding[0][1]].last_day < start:
+                heapq.heappop(holding)  # ended: the one begun before it holds again
+            if not holding:
+                continue
+            name = named[-holding[0][1]].name
+            if self.runs and self.runs[-1][2] == name and self.runs[-1][1] + ONE_DAY == start:
+                self.runs[-1] = (self.runs[-1][0], end - ONE_DAY, name)
+            else:
+                self.runs.append((start, end - ONE_DAY, name))
+        self._firsts = [first for first, _, _ in self.runs]
+
+    def named_at(self, day: date) -> str | None:
+        """Return the named season that holds a day, or None (the day is its year's)."""
+        at = bisect.bisect_right(self._firsts, day) - 1
+        return self.runs[at][2] if at >= 0 and day <= self.runs[at][1] else None
+
+    def season_of(self, day: date) -> str:
+        """Return the season a day falls in: the named season that holds it, else its year."""
+        return self.named_at(day) or str(day.year)
+
+    def days_of(self, name: str) -> Days:
+        """Return a season's days as runs of days, oldest first (none for a season that does
+        not exist, or whose every day a later named season holds)."""
+        if not is_year(name):
+            if name not in self.names:
+                return ()
+            return tuple((first, last) for first, last, holder in self.runs if holder == name)
+        start, end = date(int(name), 1, 1), date(int(name), 12, 31)
+        days, day = [], start
+        for first, last, _ in self.runs[max(bisect.bisect_right(self._firsts, start) - 1, 0):]:
+            if first > end:
+                break
+            if last < day:
+                continue
+            if first > day:
+                days.append((day, first - ONE_DAY))
+            day = last + ONE_DAY
+        if day <= end:
+            days.append((day, end))
+        return tuple(days)
+
+
 def season_of(day: date, named: Sequence[NamedSeason] = ()) -> str:
     """Return the name of the season a day falls in: a named season that holds it (of two
     that overlap, the one that began later, then the later named in the list), else its
     calendar year ("2026")."""
-    holding = [(season.first_day, index, season.name) for index, season in enumerate(named)
-               if season.first_day <= day <= season.last_day]
-    return max(holding)[2] if holding else str(day.year)
+    return Calendar(named).season_of(day)
 
 
 def days_of(name: str, named: Sequence[NamedSeason] = ()) -> Days:
     """Return the days of a season as runs of days, oldest first (none for a season that
-    does not exist, or whose every day a later named season holds).
-
-    Within the span a season could hold (its year, or its named first to last day), the
-    season that holds a day changes only where some named season begins or ends, so each
-    stretch between two such days is asked once."""
-    spans = [(season.first_day, season.last_day) for season in named if season.name == name]
-    if is_year(name):
-        spans.append((date(int(name), 1, 1), date(int(name), 12, 31)))
-    runs: list[list[date]] = []
-    for first, last in spans:
-        cuts = {first, last + ONE_DAY}
-        for season in named:
-            cuts.update(day for day in (season.first_day, season.last_day + ONE_DAY)
-                        if first < day <= last)
-        edges = sorted(cuts)
-        for start, end in zip(edges, edges[1:]):
-            if season_of(start, named) != name:
-                continue
-            if runs and runs[-1][1] + ONE_DAY >= start:
-                runs[-1][1] = max(runs[-1][1], end - ONE_DAY)
-            else:
-                runs.append([start, end - ONE_DAY])
-    return tuple((first, last) for first, last in runs)
+    does not exist, or whose every day a later named season holds)."""
+    return Calendar(named).days_of(name)
 
 
 def on_days(column, days: Days):
@@ -116,18 +156,14 @@ def named(session=None) -> list[NamedSeason]:
     return [NamedSeason(*row) for row in run(_NAMED).all()]
 
 
-_DAYS = select(Game.played_on.label("day")).group_by(Game.played_on)  # ix_game_played_on
+_DAYS = (select(Game.played_on.label("day")).where(Game.played_on.is_not(None))
+         .group_by(Game.played_on))  # ix_game_played_on
 
 
-def _latest_each_year(outside=None):
-    """Return the statement of each year's latest day with a game (outside the named
-    seasons' days, when given as a function of the date column), newest first, each found
+def _latest_each_year():
+    """Return the statement of each year's latest day with a game, newest first, each found
     in the index on `game.played_on` (db.seasons.latest_each_year)."""
-    def kept(game):
-        return (game.played_on.is_not(None) if outside is None
-                else outside(game.played_on))
-
-    latest = latest_each_year(Game, "played_on", kept)
+    latest = latest_each_year(Game, "played_on", lambda game: game.played_on.is_not(None))
     return select(latest.c.at).where(latest.c.at.is_not(None))
 
 
@@ -138,25 +174,23 @@ def _as_date(day) -> date:
     return day if isinstance(day, date) else date.fromisoformat(str(day))  # SQLite: text
 
 
-def played(names: Sequence[NamedSeason]) -> list[str]:
+def played(names: Sequence[NamedSeason], calendar: Calendar | None = None) -> list[str]:
     """Return the seasons that hold a game, newest first, from the days games were played on
-    (read from an index): a day a named season's first to last day holds is that season's
-    (worked out here, day by day: few), any other its year's (each year's latest day found
-    in the index, a row a year). Games are written, and committed, by play.py before a page
-    reads them: read as the driver's rows, through the connection."""
-    held: dict[str, date] = {}
+    (read from an index). With no named season, each year's latest day is found in the
+    index, a row a year; with some, every day games were played on is read (a row a day,
+    however many seasons are named: the statement does not grow with them) and put in the
+    season that holds it. Games are written, and committed, by play.py before a page reads
+    them: read as the driver's rows, through the connection."""
     run = db.session.connection().execute
-    years = _YEARS
-    if names:
-        spans = [(s.first_day, s.last_day) for s in names]
-        for day in run(_DAYS.where(on_days(Game.played_on, spans))).scalars().all():
-            day = _as_date(day)
-            season = season_of(day, names)
-            held[season] = max(held.get(season, day), day)
-        years = _latest_each_year(lambda column: not_(on_days(column, spans)))
-    for day in run(years).scalars().all():
+    held: dict[str, date] = {}
+    if not names:
+        days = [_as_date(day) for day in run(_YEARS).scalars()]
+        return [str(day.year) for day in sorted(days, reverse=True)]
+    calendar = calendar or Calendar(names)
+    for day in run(_DAYS).scalars():
         day = _as_date(day)
-        held[str(day.year)] = day
+        season = calendar.season_of(day)
+        held[season] = max(held.get(season, day), day)
     return sorted(held, key=lambda season: held[season], reverse=True)
 
 
@@ -169,7 +203,7 @@ class Choice:
     seasons: tuple[str, ...]
     current: str
     usual: str  # the season shown when none is asked for
-    names: tuple[NamedSeason, ...]  # the seasons the table named, as read for the page
+    calendar: Calendar  # the seasons the table named, as read for the page
 
 
 def choose(asked: str | None, today: date | None = None) -> Choice | None:
@@ -177,16 +211,16 @@ def choose(asked: str | None, today: date | None = None) -> Choice | None:
     or nothing for the usual one (the current season, or the newest with games while the
     current has none). None when no such season exists."""
     names = named()
-    seasons = played(names)
-    current = season_of(today or date.today(), names)
+    calendar = Calendar(names)
+    seasons = played(names, calendar)
+    current = calendar.season_of(today or date.today())
     usual = current if current in seasons or not seasons else seasons[0]
     if asked is None or asked == "":
         key = usual
     elif asked == ALL:
-        return Choice(EVERYTHING, tuple(seasons), current, usual, tuple(names))
+        return Choice(EVERYTHING, tuple(seasons), current, usual, calendar)
     else:
         key = asked
-        if key not in seasons and key != current and not any(s.name == key for s in names):
+        if key not in seasons and key != current and key not in calendar.names:
             return None
-    return Choice(Shown(key, days_of(key, names)), tuple(seasons), current, usual,
-                  tuple(names))
+    return Choice(Shown(key, calendar.days_of(key)), tuple(seasons), current, usual, calendar)

@@ -20,7 +20,7 @@ from ..db.models import Game, ResultSeat
 from ..extensions import db
 from ..words import together
 from . import history, records
-from .ratings import PROVISIONAL, figure
+from .ratings import PROVISIONAL, figure, figures_after
 
 RUN = 3  # a run of this many wins or more is worth a line
 RECORDS = 2  # at most this many records set in a night are told (the registry's order)
@@ -135,7 +135,9 @@ def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[s
 def _rise(results: Iterable[tuple], names: dict[int, str]) -> list[str]:
     """Return the line of the night's biggest rise of a rating, from before a player's first
     game of the night to after their last, in one variant (by the steps its seats' results
-    carry); a provisional rating (fewer than PROVISIONAL games) moves too much to tell."""
+    carry); a provisional rating (fewer than PROVISIONAL games) moves too much to tell.
+    "Before" is the rating their page showed after their previous game: a new season's
+    first game widens it first (ratings.SEASON_TAU), which is no move of theirs."""
     moves: dict[tuple[int, str], list] = {}  # (player, variant): [first, last] steps
     for _, player_id, _, _, _, variant, games, *figures in results:
         if variant is None:
@@ -147,13 +149,18 @@ def _rise(results: Iterable[tuple], names: dict[int, str]) -> list[str]:
             move[0] = (games, *figures)
         elif games > move[1][0]:
             move[1] = (games, *figures)
+    told = {key: move for key, move in moves.items()
+            if move[1][0] >= PROVISIONAL and key[0] in names}
+    shown = figures_after((player_id, variant, first[0] - 1)
+                          for (player_id, variant), (first, _) in told.items() if first[0] > 1)
     risen = []
     # Of two rises alike (one player's, in two variants), the one whose first step of the
     # night is the fewest games of its variant is told.
-    for (player_id, variant), (first, last) in sorted(moves.items(),
+    for (player_id, variant), (first, last) in sorted(told.items(),
                                                       key=lambda move: move[1][0][0]):
-        before, after = figure(first[1], first[2]), figure(last[3], last[4])
-        if last[0] >= PROVISIONAL and after > before and player_id in names:
+        before = shown.get((player_id, variant, first[0] - 1), figure(first[1], first[2]))
+        after = figure(last[3], last[4])
+        if after > before:
             risen.append((after - before, names[player_id], variant, after))
     if not risen:
         return []

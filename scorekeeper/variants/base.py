@@ -11,7 +11,7 @@ from flask_babel import gettext, ngettext, npgettext
 
 from .. import rules
 from ..words import N_
-from .board import Page, hand_rows, standing_lines
+from .board import Page, hand_rows, places, standing_lines
 
 STALEMATE = "stalemate"
 NOBODY = "none"
@@ -273,12 +273,14 @@ class Home:
 
     # -- the scoreboard ---------------------------------------------------------------
     def standings(self, game) -> list[dict[str, Any]]:
-        """Return the standings: each player's place, total and how they stand."""
+        """Return the standings: each player's place (a tie sharing it), total and how they
+        stand."""
         result = game.result
         rows = []
-        for place, name in enumerate(result.ranking, start=1):
+        placed = places([result.totals[name] for name in result.ranking])
+        for index, (place, name) in enumerate(zip(placed, result.ranking)):
             rows.append({"name": name, "place": place, "total": result.totals[name],
-                         "lead": place == 1 and not result.over and bool(result.rounds),
+                         "lead": index == 0 and not result.over and bool(result.rounds),
                          "won": name in result.winners, "out": name in result.out,
                          "note": self.standing_note(game, name)})
         return rows

@@ -34,6 +34,15 @@ class Page:
         return f"{self.edit_before}{number}{self.edit_after}"
 
 
+def places(totals: Sequence[Any]) -> list[int]:
+    """Return the place of each of these totals, best first: a tie shares the place, the
+    next one counting everyone ahead (1, 2, 2, 4), as a game's card numbers them."""
+    placed: list[int] = []
+    for index, total in enumerate(totals):
+        placed.append(placed[-1] if index and total == totals[index - 1] else index + 1)
+    return placed
+
+
 def standing_lines(standings: Sequence[Mapping[str, Any]], page: Page, *,
                    name_apart: bool = True, every_note: bool = False) -> Markup:
     """Return the standings (`Home.standings`), a line each: place, name (its badges: leads,

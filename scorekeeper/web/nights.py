@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from .. import variants
 from ..reports import history
+from ..variants.board import places
 from ..words import day
 from ..words import month as month_of
 from .bidi import bdi, bdi_join
@@ -171,7 +172,8 @@ def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
                % {"names": bdi_join(winners, " & "), "num": len(winners)}
                if game.over else Markup())
         placed = []
-        for place, standing in enumerate(game.standings, start=1):
+        ranked = places([standing.total for standing in game.standings])
+        for index, (place, standing) in enumerate(zip(ranked, game.standings)):
             who = names.get(standing.name)
             if who is None:
                 who = names[standing.name] = str(bdi(standing.name))
@@ -184,7 +186,7 @@ def night_games(games: Sequence[history.GameSummary]) -> list[NightGame]:
                 unit = home.unit(game.settings, total)
                 if frozen:
                     said[key] = unit
-            kind = ("won" if standing.won else "") + (" lead" if place == 1 and not game.over
+            kind = ("won" if standing.won else "") + (" lead" if index == 0 and not game.over
                                                        else "")
             placed.append(
                 f'\n    <li class="{kind}">\n      <span class="place">{place}</span>'

@@ -11,6 +11,7 @@ from flask_babel import gettext
 from ..reports import seasons
 
 URL_SAFE = "!$'()*,/:;?@"  # what url_for leaves as it is in a query (werkzeug.urls)
+ROW = 6  # the newest seasons a page's row offers; every season is on the Seasons page
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Seen:
     links: tuple[SeasonLink, ...]
     current: str  # the season today falls in
     asked: str | None  # `season=` for a link that keeps it: None for the usual season
+    more: str | None = None  # the Seasons page, when the row leaves some seasons out
 
     @property
     def label(self) -> str:
@@ -45,8 +47,8 @@ class Seen:
 
 def seen(endpoint: str, **values) -> Seen:
     """Return the season the request asks for (404 for a season that does not exist), and
-    the links to the same page for each season that holds games, newest first, then for
-    all time; the usual season's link asks for none."""
+    the links to the same page for the ROW newest seasons that hold games (and the one
+    shown), then for all time; the usual season's link asks for none."""
     choice = seasons.choose(request.args.get("season"))
     if choice is None:
         abort(404)
@@ -57,10 +59,15 @@ def seen(endpoint: str, **values) -> Seen:
         return SeasonLink(label, page if key == choice.usual else page + "?" + urlencode(
             {"season": key}, safe=URL_SAFE), key == shown.key)
 
-    links = [link(key, key) for key in choice.seasons]
-    if choice.seasons and not shown.all_time and shown.key not in choice.seasons:
-        links.insert(0, link(shown.key, shown.key))  # a season with no games yet
+    newest = choice.seasons[:ROW]
+    links = [link(key, key) for key in newest]
+    if choice.seasons and not shown.all_time and shown.key not in newest:
+        if shown.key in choice.seasons:
+            links.append(link(shown.key, shown.key))  # an older season, asked for
+        else:
+            links.insert(0, link(shown.key, shown.key))  # a season with no games yet
     if links:
         links.append(link(gettext("All time"), seasons.ALL))
+    more = url_for("seasons.index") if len(choice.seasons) > ROW else None
     return Seen(shown, tuple(links), choice.current,
-                None if shown.key == choice.usual else shown.key)
+                None if shown.key == choice.usual else shown.key, more)

@@ -17,7 +17,8 @@ from scorekeeper.db.models import Player, RatingStep, Season
 from scorekeeper.db.players import player_for
 from scorekeeper.extensions import db
 from scorekeeper.reports import ratings
-from scorekeeper.reports.ratings import NamedSeason, figure, season_of
+from scorekeeper.reports.ratings import figure
+from scorekeeper.reports.seasons import NamedSeason, season_of
 from tests.helpers import (
     CORONATION,
     DAY,

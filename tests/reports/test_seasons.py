@@ -72,6 +72,22 @@ def test_every_day_is_in_exactly_the_season_that_holds_it(named):
         day += timedelta(days=1)
 
 
+many_seasons = st.lists(st.tuples(starts, st.integers(0, 400)), max_size=14).map(
+    lambda spans: [NamedSeason(f"S{i}", first, first + timedelta(days=length))
+                   for i, (first, length) in enumerate(spans)])
+
+
+@given(many_seasons, st.lists(starts, min_size=1, max_size=20))
+def test_a_day_s_season_is_the_latest_begun_of_those_that_hold_it(named, days):
+    """The calendar laid out once gives each day the season the rule names: of the named
+    seasons that hold it, the one that began later, then the later named; else its year."""
+    calendar = seasons.Calendar(named)
+    for day in days:
+        holding = [(s.first_day, i, s.name) for i, s in enumerate(named)
+                   if s.first_day <= day <= s.last_day]
+        assert calendar.season_of(day) == (max(holding)[2] if holding else str(day.year))
+
+
 @pytest.fixture
 def ctx(app):
     with app.app_context():

@@ -131,6 +131,27 @@ def test_the_biggest_rise_of_a_settled_rating_is_told(app, client):
             in page.get_data(as_text=True))
 
 
+def test_the_rise_told_is_the_move_the_player_s_page_shows_across_a_new_season(app, client):
+    """A new season's first game widens a rating before it counts (ratings.SEASON_TAU): the
+    story tells the move from the rating the player's page showed before the night, not
+    from the widened one."""
+    from scorekeeper.reports.ratings import player_line
+    from tests.helpers import import_log
+
+    def beats(day: str) -> int:
+        return import_log(app, "penalty", ["Ann", "Ben"], [
+            {"went_out": "Ann", "hands": {"Ben": {"cards": 25}}}], day)
+
+    for day in range(1, 10):
+        beats(f"2025-02-{day:02d}")
+    night = night_of(app, beats("2026-02-10"))  # the tenth, settled, in a new season
+    with app.test_request_context():
+        line = player_line(1, "penalty")
+    before, after = line[-2].figure, line[-1].figure  # as Ann's page draws them
+    assert line[-1].change != after - before  # the season's widening is in the game's own
+    assert story(app, night)[-1] == f"Ann's penalty points rating rose {after - before} to {after}"
+
+
 def runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client) -> None:
     """A loss entered late but played between two nights breaks the run the story tells,
     as it breaks the run on the player's page: both count in the order played."""

@@ -328,3 +328,23 @@ def test_a_game_outside_any_night_still_has_its_page_and_chart(app, client):
         db.session.commit()
     html = page(client, f"/history/games/{game_id}")
     assert "<svg" in html and 'href="/history/nights/' not in html
+
+
+def test_tied_players_share_a_place_on_the_game_page_as_on_its_card(app, client):
+    """Ben and Cy hold 5 cards each: 1, 2, 2, 4 on the game's page, its scoreboard and its
+    night's page, as its card numbers them, not 1, 2, 3, 4."""
+    names = ["Ann", "Ben", "Cy", "Dee"]
+    game_id = start_game(client, names)
+    client.post(f"/games/{game_id}/hands/new",
+                data=hand_data(names, "Ann", {"Ben": 5, "Cy": 5, "Dee": 9}))
+
+    def places(html: str) -> list[tuple[str, str]]:
+        return re.findall(r'<span class="place">(\d+)</span>\s*<span class="who">'
+                          r'(?:<span class="name">)?(\w+)', html)
+
+    expected = [("1", "Ann"), ("2", "Ben"), ("2", "Cy"), ("4", "Dee")]
+    assert places(client.get(f"/history/games/{game_id}").get_data(as_text=True)) == expected
+    assert places(client.get(f"/games/{game_id}").get_data(as_text=True)) == expected
+    with app.app_context():
+        night = db.session.get(Game, game_id).night_id
+    assert places(client.get(f"/history/nights/{night}").get_data(as_text=True)) == expected

@@ -4,9 +4,10 @@ time (the current season unless asked), each season's page, and naming a season.
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 
 from scorekeeper.db.models import Game, Player, RatingStep, Season
 from scorekeeper.extensions import db
@@ -214,3 +215,64 @@ def test_every_season_link_opens_its_season_whatever_its_name(years, client):
             # The link opens the page for that season: it is the one marked as shown there.
             shown = [lab for lab, _, now in season_links(page(client, href)) if now]
             assert shown == [label], (where, href)
+
+
+def one_day_seasons(app, count: int) -> None:
+    """Name `count` seasons of a day each, every day from 1 Jan 2016 on: each of the weekly
+    nights `fill` stores falls in one of them (60 seasons with games at 1,000 and more)."""
+    with app.app_context():
+        db.session.execute(insert(Season), [
+            {"name": f"Day {n}", "first_day": date(2016, 1, 1) + timedelta(days=n),
+             "last_day": date(2016, 1, 1) + timedelta(days=n)} for n in range(count)])
+        db.session.commit()
+
+
+def pages_listing_seasons(app, client, count: int) -> None:
+    """Every page that lists seasons answers, with `count` named: the rows offer the newest
+    few and the Seasons page, which lists the newest 50 of each kind and offers the rest."""
+    fill(app, NIGHTS, hands=3, ended=True)
+    one_day_seasons(app, count)
+    for where in ("/history/", "/players", "/players/1", "/players/1/more"):
+        html = page(client, where)
+        links = season_links(html)
+        # The newest six seasons with games, all time, then every season on their page.
+        assert [label for label, _, _ in links] == [
+            f"Day {n}" for n in (420, 413, 406, 399, 392, 385)] + ["All time", "All seasons"]
+        assert links[-1][1] == "/seasons/"
+        page(client, f"{where}?season=all")
+        page(client, f"{where}?season=Day%207")  # the oldest night's season
+    listing = page(client, "/seasons/")
+    assert len(re.findall(r'href="/seasons/Day%20\d+"', listing)) == 50
+    assert len(re.findall(r'/forget"', listing)) == 50
+    assert "All 60 seasons" in listing and f"All {count} named seasons" in listing
+    everything = page(client, "/seasons/?all=1")
+    assert len(re.findall(r'href="/seasons/Day%20\d+"', everything)) == 60
+    assert len(re.findall(r'/forget"', everything)) == count
+    assert "Most wins" in page(client, "/seasons/Day%20420")
+
+
+def test_a_thousand_named_seasons_leave_every_page_that_lists_them_up(either):
+    pages_listing_seasons(either, either.test_client(), 1000)
+
+
+def test_ten_thousand_named_seasons_leave_every_page_that_lists_them_up(app, client):
+    pages_listing_seasons(app, client, 10_000)
+
+
+def test_a_season_s_best_ratings_rank_by_the_number_provisional_ones_too(app, client):
+    """Ben, settled, has lost 12 games to Ann; Cy, provisional, has beaten Ben twice: Cy's
+    higher number comes before Ben's, marked provisional, and the page says why."""
+    for day in range(1, 13):
+        import_log(app, "penalty", ["Ann", "Ben"], [
+            {"went_out": "Ann", "hands": {"Ben": {"cards": 25}}}], f"2017-03-{day:02d}")
+    for day in range(13, 15):
+        import_log(app, "penalty", ["Cy", "Ben"], [
+            {"went_out": "Cy", "hands": {"Ben": {"cards": 25}}}], f"2017-03-{day:02d}")
+    html = page(client, "/seasons/2017")
+    ladder = re.findall(r'<li><span class="who">(\w+)</span> <b>(\d+)</b>'
+                        r'( <small class="muted">provisional</small>)?', html)
+    assert [(name, bool(provisional)) for name, _, provisional in ladder] == [
+        ("Ann", False), ("Cy", True), ("Ben", False)]
+    figures = [int(figure) for _, figure, _ in ladder]
+    assert figures == sorted(figures, reverse=True)
+    assert "highest first, provisional ones too" in html

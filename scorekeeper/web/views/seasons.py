@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from ... import play, rules, variants
@@ -20,6 +20,7 @@ from ..pages import expired, posted, unconfirmed
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 FIELDS = {"name": "Name", "first_day": "First day", "last_day": "Last day"}
 TOP = 5  # the players a variant's ratings show on a season's page
+LIST = 50  # the newest seasons each list shows, unless all are asked for (?all=1)
 
 
 @dataclass(frozen=True)
@@ -40,17 +41,22 @@ def _days(days: seasons.Days) -> str:
 
 def _index(form: SeasonForm, errors: dict[str, str], status: int = 200):
     choice = seasons.choose(None)
-    rows = [SeasonRow(key, _days(seasons.days_of(key, choice.names)),
+    whole = request.args.get("all") == "1"
+    rows = [SeasonRow(key, _days(choice.calendar.days_of(key)),
                       url_for("seasons.season", key=key), key == choice.current)
-            for key in choice.seasons]
-    return render_template("seasons/index.html", rows=rows, named=named.listed(), form=form,
-                           errors=errors, confirm=ConfirmForm()), status
+            for key in (choice.seasons if whole else choice.seasons[:LIST])]
+    listed = named.listed(None if whole else LIST)
+    return render_template(
+        "seasons/index.html", rows=rows, played=len(choice.seasons), named=listed,
+        named_count=len(listed) if whole else named.count(),
+        everything=url_for("seasons.index", all=1), form=form, errors=errors,
+        confirm=ConfirmForm()), status
 
 
 @bp.route("/")
 def index():
-    """List the seasons that hold games, and the ones the table named, with a form to name
-    another."""
+    """List the seasons that hold games, and the ones the table named (the newest LIST of
+    each, unless all are asked for), with a form to name another."""
     return _index(SeasonForm(formdata=None), {})
 
 

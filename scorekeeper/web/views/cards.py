@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort
 
-from ...db import Unreadable, read_games
-from ...db.models import Night
-from ...extensions import db
 from ...reports import history, ratings, share_card, story
 from ..pages import game_or_404
 
@@ -31,12 +28,8 @@ def game(game_id: int):
 @bp.route("/history/nights/<int:night_id>/card.png")
 def night(night_id: int):
     """A night's result as a picture: who won most, and each game's winner."""
-    found = db.session.get(Night, night_id)
-    if found is None:
+    summary = history.night_summary(night_id)
+    if summary is None:
         abort(404)
-    loaded = read_games([g.id for g in found.games]).values()
-    games = [g for g in loaded if not isinstance(g.outcome, Unreadable)]  # one needing repair
-    games.sort(key=lambda g: g.id)
-    return _png(share_card.night_card(history.label(found), found.started_at, games,
-                                      story.night_story(night_id)),
-                f"kings-corners-night-{night_id}")
+    card = share_card.night_card(summary, story.night_story(night_id, summary.results))
+    return _png(card, f"kings-corners-night-{night_id}")

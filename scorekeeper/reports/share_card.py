@@ -12,12 +12,11 @@ import unicodedata
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-import resvg_py
 from flask_babel import gettext, ngettext
 
 from .. import rules, variants
 from ..words import day, needs_isolating, signed
-from . import glyphs
+from . import glyphs, renderer
 from .history import label
 
 FONT_FILES = [str(glyphs.REGULAR), str(glyphs.BOLD), str(glyphs.EMOJI)]
@@ -183,9 +182,9 @@ def svg(card: Card) -> str:
 
 
 def png(card: Card) -> bytes:
-    """Return the card as a PNG, drawn with the bundled font only."""
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg(card), font_files=FONT_FILES,
-                                       skip_system_fonts=True, font_family="DejaVu Sans"))
+    """Return the card as a PNG, drawn with the bundled fonts only, away from the server's
+    threads (reports.renderer; in a renderer.turn() on a server)."""
+    return renderer.png(svg(card), FONT_FILES, "DejaVu Sans")
 
 
 def text(card: Card) -> str:

@@ -23,7 +23,11 @@ SOURCE = "Kings Corners Scorekeeper"
 
 def play(game: Loaded, board: str) -> dict[str, Any]:
     """Return a finished game as BG Stats' play: the players with their totals, ranks (ties
-    shared) and winners, who played first, and whether the highest or lowest total wins."""
+    shared) and winners, who played first, and whether the highest or lowest total wins.
+
+    It is dated the day it was played (an imported game was stored later: its hour is not
+    known: it is sent as noon of that day), and carries
+    the game's id as `sourcePlayId`, so a game sent twice updates its play in BG Stats."""
     result = game.result
     lower = rules.get_variant(game.variant).lower_is_better
     totals = result.totals
@@ -35,10 +39,17 @@ def play(game: Loaded, board: str) -> dict[str, Any]:
                for seat, name in enumerate(game.players)]
     minutes = max(int((game.updated_at - game.created_at).total_seconds() // 60), 1)
     return {"sourceName": SOURCE, "board": board, "durationMin": minutes,
-            "playDate": game.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            "playDate": play_date(game), "sourcePlayId": f"kings-corners-game-{game.id}",
             "game": {"name": GAME_NAME, "highestWins": not lower, "noPoints": False,
                      "sourceGameId": f"kings-corners-{game.variant}"},
             "players": sorted(players, key=lambda p: (p["rank"], game.players.index(p["name"])))}
+
+
+def play_date(game: Loaded) -> str:
+    """Return when a game was played, as BG Stats writes it: "2025-03-07 20:15:00"."""
+    if game.created_at.date() == game.played_on:
+        return game.created_at.strftime("%Y-%m-%d %H:%M:%S")
+    return f"{game.played_on:%Y-%m-%d} 12:00:00"
 
 
 def link(game: Loaded, board: str) -> str:

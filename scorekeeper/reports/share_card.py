@@ -8,19 +8,21 @@ shares the picture, not a link.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from xml.sax.saxutils import escape
 
-import resvg_py
 from flask_babel import gettext, ngettext
 
 from .. import rules, variants
 from ..words import day, needs_isolating, signed
+from . import glyphs, renderer
+from .history import label
 
-FONTS = Path(__file__).with_name("fonts")
-FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
+FONT_FILES = [str(glyphs.REGULAR), str(glyphs.BOLD), str(glyphs.EMOJI)]
+FAMILY = "DejaVu Sans, Noto Color Emoji"  # a letter DejaVu does not have: the emoji font's
 WIDTH = 1080
+MOST_GAMES = 8  # a night's games listed on its card; more are counted
 INK, MUTED, GOLD, PANEL, BG, LINE = "#eef2f6", "#a3b1c2", "#f2c14e", "#1a212b", "#11161d", "#334152"
 
 
@@ -49,61 +51,123 @@ class Card:
 
 def _text(x: int, y: int, text: str, size: int, fill: str = INK, weight: str = "normal",
           anchor: str = "start") -> str:
-    return (f'<text x="{x}" y="{y}" font-family="DejaVu Sans" font-size="{size}" '
+    return (f'<text x="{x}" y="{y}" font-family="{FAMILY}" font-size="{size}" '
             f'font-weight="{weight}" fill="{fill}" text-anchor="{anchor}">{escape(text)}</text>')
 
 
-def _fit(text: str, most: int) -> str:
-    """Shorten a long name or line to `most` characters, with an ellipsis."""
-    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
+def _isolated(line: str, names) -> str:
+    """Return a line with each name in it that could reorder the line around it (a
+    right-to-left one) isolated by Unicode's own marks, as the pages isolate it in <bdi>."""
+    for name in sorted(set(names), key=len, reverse=True):
+        if needs_isolating(name):
+            line = line.replace(name, f"\u2068{name}\u2069")
+    return line
 
 
-def _wrap(text: str, most: int, lines: int = 2) -> list[str]:
-    """Break a line into at most `lines` lines of at most `most` characters, between words
-    (the last one shortened with an ellipsis if it still does not fit)."""
+def _clusters(text: str) -> list[str]:
+    """Return a text's letters, each with the marks and joiners that go with it (an accent,
+    an emoji's skin tone or its zero-width joins): a cut never falls inside one."""
     out: list[str] = []
-    for word in text.split():
-        if out and len(out[-1]) + 1 + len(word) <= most:
-            out[-1] += " " + word
-        elif len(out) < lines:
-            out.append(word)
+    for char in text:
+        joined = out and (out[-1].endswith("\u200d") or char == "\u200d"
+                          or unicodedata.category(char) in ("Mn", "Me")
+                          or "\ufe00" <= char <= "\ufe0f" or "\U0001f3fb" <= char <= "\U0001f3ff")
+        if joined:
+            out[-1] += char
         else:
-            out[-1] += " " + word
-            break
-    return [_fit(line, most) for line in out] or [""]
+            out.append(char)
+    return out
 
 
-def _chars(size: int, bold: bool = False, width: int = WIDTH - 144) -> int:
-    """Return how many characters of DejaVu Sans at `size` px fit in `width` px (its letters
-    average about 0.58 em, bold ones 0.65 em)."""
-    return int(width / (size * (0.65 if bold else 0.58)))
+def _fit(text: str, size: int, room: float, bold: bool = False) -> str:
+    """Return a line as it fits in `room` px, cut with an ellipsis if it does not."""
+    if glyphs.width(text, size, bold) <= room:
+        return text
+    letters = _clusters(text)
+    while letters and glyphs.width("".join(letters).rstrip() + "…", size, bold) > room:
+        letters.pop()
+    return "".join(letters).rstrip() + "…"
+
+
+def _break(text: str, size: int, room: float, bold: bool, level: int = 0) -> list[str]:
+    """Break a line into lines that each fit in `room` px: between its parts (" · "), then
+    between words, then, for one word wider than a line, between letters."""
+    def fits(line: str) -> bool:
+        return glyphs.width(line, size, bold) <= room
+    if fits(text):
+        return [text]
+    if level == 0:
+        items = text.split(" · ")
+        parts = [item + " ·" for item in items[:-1]] + items[-1:]
+    elif level == 1:
+        parts = text.split(" ")
+    else:
+        parts = _clusters(text)
+    if len(parts) == 1:
+        return _break(text, size, room, bold, level + 1)
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]}{'' if level == 2 else ' '}{part}" if lines else part
+        if lines and fits(joined):
+            lines[-1] = joined
+        elif level == 2 or fits(part):
+            lines.append(part)
+        else:
+            lines.extend(_break(part, size, room, bold, level + 1))
+    return lines
+
+
+def _wrap(text: str, size: int, room: float, bold: bool = False, most: int = 3) -> list[str]:
+    """Return a line broken to fit in `room` px, in at most `most` lines (the last one cut
+    with an ellipsis if the text goes on)."""
+    lines = _break(text, size, room, bold)
+    if len(lines) > most:
+        lines = lines[:most - 1] + [_fit(lines[most - 1] + "…", size, room, bold)]
+    return lines
 
 
 def svg(card: Card) -> str:
-    """Return the card as SVG: 1080 px wide, as tall as its rows and lines need."""
-    headline = _wrap(card.headline, _chars(44, bold=True)) if card.headline else []
-    lines = [part for line in card.lines for part in _wrap(line, _chars(32))]
-    top = 244 + 56 * len(headline)
+    """Return the card as SVG: 1080 px wide, as tall as its rows and lines need. Every text
+    is measured with the fonts' own metrics and wrapped or cut to stay off its neighbours;
+    every name in it is isolated, so a right-to-left one keeps its figure on its side."""
+    names = [row.name for row in card.rows]
+    room = WIDTH - 144
+
+    def said(line: str, size: int, bold: bool = False) -> str:
+        # A name wider than half a line is cut in it, so the rest of the line still shows.
+        line = _isolated(line, names)
+        for name in names:
+            if name in line and glyphs.width(name, size, bold) > room / 2:
+                line = line.replace(name, _fit(name, size, room / 2, bold))
+        return line
+
+    title = _wrap(said(card.title, 56, True), 56, room, True, most=2)
+    headline = _wrap(said(card.headline, 44, True), 44, room, True, most=2)
+    lines = [part for line in card.lines
+             for part in _wrap(said(line, 32), 32, room, most=len(card.rows) + 3)]
+    last = 168 + 64 * (len(title) - 1)  # the title's last line
+    shown = headline if card.headline else []
+    top = last + 76 + 56 * len(shown)
     row_h = 104
     lines_h = 52 * len(lines) + (40 if lines else 0)
     height = top + row_h * len(card.rows) + lines_h + 150
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
              f'viewBox="0 0 {WIDTH} {height}">',
              f'<rect width="{WIDTH}" height="{height}" fill="{BG}"/>',
-             _text(72, 96, "♚ Kings Corners", 36, GOLD, "bold"),
-             _text(72, 168, _fit(card.title, _chars(56, bold=True)), 56, INK, "bold"),
-             _text(72, 218, _fit(card.subtitle, _chars(32)), 32, MUTED)]
-    for i, line in enumerate(headline):
-        parts.append(_text(72, 280 + 56 * i, line, 44, GOLD, "bold"))
+             _text(72, 96, "♚ Kings Corners", 36, GOLD, "bold")]
+    parts += [_text(72, 168 + 64 * i, line, 56, INK, "bold") for i, line in enumerate(title)]
+    parts.append(_text(72, last + 50, _fit(card.subtitle, 32, room), 32, MUTED))
+    parts += [_text(72, last + 112 + 56 * i, line, 44, GOLD, "bold")
+              for i, line in enumerate(shown)]
     y = top + 10
     for row in card.rows:
         fill = "#3b2d0b" if row.won else PANEL
-        # The name stops short of the figure at the row's end.
-        room = WIDTH - 96 - 160 - 32 - int(len(row.figure) * 44 * 0.65)
+        figure = glyphs.width(row.figure, 44, bold=True)
+        name = _fit(row.name, 44, WIDTH - 96 - 32 - figure - 160, bold=True)
         parts += [f'<rect x="56" y="{y}" width="{WIDTH - 112}" height="{row_h - 14}" rx="22" '
                   f'fill="{fill}" stroke="{GOLD if row.won else LINE}" stroke-width="2"/>',
                   _text(110, y + 62, str(row.place), 40, MUTED, "bold", "middle"),
-                  _text(160, y + 62, _fit(row.name, _chars(44, True, room)), 44, INK, "bold"),
+                  _text(160, y + 62, name, 44, INK, "bold"),
                   _text(WIDTH - 96, y + 62, row.figure, 44, INK, "bold", "end")]
         y += row_h
     if lines:
@@ -112,15 +176,15 @@ def svg(card: Card) -> str:
             parts.append(_text(72, y + 20, line, 32, INK))
             y += 52
     if card.foot:
-        parts.append(_text(72, height - 60, _fit(card.foot, _chars(28)), 28, MUTED))
+        parts.append(_text(72, height - 60, _fit(card.foot, 28, room), 28, MUTED))
     parts.append("</svg>")
     return "".join(parts)
 
 
 def png(card: Card) -> bytes:
-    """Return the card as a PNG, drawn with the bundled font only."""
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg(card), font_files=FONT_FILES,
-                                       skip_system_fonts=True, font_family="DejaVu Sans"))
+    """Return the card as a PNG, drawn with the bundled fonts only, away from the server's
+    threads (reports.renderer; in a renderer.turn() on a server)."""
+    return renderer.png(svg(card), FONT_FILES, "DejaVu Sans")
 
 
 def text(card: Card) -> str:
@@ -129,10 +193,7 @@ def text(card: Card) -> str:
     names = [row.name for row in card.rows]
 
     def isolated(line: str) -> str:
-        for name in sorted(names, key=len, reverse=True):
-            if needs_isolating(name):
-                line = line.replace(name, f"\u2068{name}\u2069")
-        return line
+        return _isolated(line, names)
 
     out = [f"♚ {card.title} · {card.subtitle}"]
     if card.headline:
@@ -177,23 +238,29 @@ def game_card(game, changes=()) -> Card:
                 headline, rows, (moves,) if moves else (), foot=home.summary(game.settings))
 
 
-def night_card(title: str, when, games, story: list[str]) -> Card:
-    """Return a night's card: its story (reports.story) over the standings of its wins, then
-    each finished game's winner."""
-    done = [g for g in games if g.result.over]
+def night_card(summary, story: list[str]) -> Card:
+    """Return a night's card (`summary`: history.NightSummary): its story (reports.story)
+    over the standings of its wins, then each game's winner, MOST_GAMES at most and the
+    number of the others ("and 3 more games")."""
+    games = [g for g in summary.games if g.readable]
     wins: dict[str, int] = {}
     for game in games:
         for name in game.players:
             wins.setdefault(name, 0)
-    for game in done:
-        for name in game.result.winners:
+        for name in game.winners if game.over else ():
             wins[name] += 1
     placed = places(wins, lower_is_better=False)
     rows = tuple(Row(placed[name], name, ngettext("%(num)d win", "%(num)d wins", count),
                      placed[name] == 1 and count > 0)
                  for name, count in sorted(wins.items(), key=lambda i: (placed[i[0]], i[0])))
-    games_line = [f"{variants.get(g.variant).label}: " + " & ".join(g.result.winners)
-                  for g in done]
+    unfinished = gettext("not finished")
+    said = [f"{variants.get(g.variant).label}: "
+            + (" & ".join(g.winners) if g.over else unfinished) for g in games]
+    if len(said) > MOST_GAMES:
+        more = len(said) - MOST_GAMES + 1
+        said[MOST_GAMES - 1:] = [ngettext("and %(num)d more game", "and %(num)d more games",
+                                          more)]
     count = ngettext("%(num)d game", "%(num)d games", len(games))
+    title, when = label(summary.night), summary.night.started_at
     return Card(title, count if title == day(when) else f"{day(when)} · {count}",
-                story[0] if story else "", rows, tuple((story[1:] + games_line)[:6]))
+                story[0] if story else "", rows, tuple(story[1:] + said))

@@ -54,3 +54,19 @@ def test_chips_most_chips_win(client):
     assert play["players"][0]["name"] == "Cy" and play["players"][0]["winner"]
     scores = [p["score"] for p in play["players"]]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_an_imported_game_is_dated_the_day_it_was_played_and_sent_twice_is_one_play(
+        app, client):
+    from tests.helpers import import_log
+
+    rounds = [{"went_out": "Ann", "hands": {"Ben": {"cards": 10}, "Cy": {"cards": 12}}}]
+    old = import_log(app, "penalty", NAMES, rounds, "2025-03-07", ended=True, target=25)
+    play = sent(client, old)
+    assert play["playDate"] == "2025-03-07 12:00:00"  # not the day it was imported
+    assert play["sourcePlayId"] == sent(client, old)["sourcePlayId"]  # the same play again
+    today = start_game(client, NAMES, target=25)
+    client.post(f"/games/{today}/hands/new",
+                data=hand_data(NAMES, "Ann", {"Ben": (10, 2), "Cy": (10, 2)}, number=1))
+    again = sent(client, today)
+    assert again["sourcePlayId"] != play["sourcePlayId"]  # another game, another play

@@ -102,5 +102,110 @@ def test_a_game_s_card_carries_the_rating_moves_and_a_long_line_wraps(app, clien
                            "in the longest night there ever was", ())
     lines = [line for line in share_card.svg(long).split("<text")
              if 'font-size="44"' in line]
-    assert len(lines) == 2 and all(len(unescape(line.split(">", 1)[1].split("<")[0])) <= 32
-                                   for line in lines)
+    from scorekeeper.reports import glyphs
+    assert len(lines) == 2 and all(
+        glyphs.width(unescape(line.split(">", 1)[1].split("<")[0]), 44, True) <= 1080 - 144
+        for line in lines)
+
+
+TABLE = ["👑 Queen Bee 🐝", "W" * 40, "عبد الرحمن", "עדי", "Zoë", "Ann"]
+
+
+def drawn(svg: str) -> list[tuple[int, int, str, str]]:
+    """Return each text of a card's SVG: x, font size, anchor and the text as drawn."""
+    import re
+    return [(int(x), int(size), anchor, unescape(said)) for x, size, anchor, said in re.findall(
+        r'<text x="(\d+)" y="\d+" [^>]*font-size="(\d+)" font-weight="\w+" fill="[^"]+" '
+        r'text-anchor="(\w+)">([^<]*)</text>', svg)]
+
+
+def six_at_the_table(app, client):
+    """Return the card of a finished game of six with every kind of name, and its SVG."""
+    from scorekeeper.db import read_game
+    from scorekeeper.reports import ratings
+    game_id = start_game(client, TABLE, target=25)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(
+        TABLE, "Ann", {"👑 Queen Bee 🐝": (10, 2), "W" * 40: 3, "عبد الرحمن": 5, "עדי": 2,
+                       "Zoë": 1}, number=1))
+    with app.test_request_context():
+        card = share_card.game_card(read_game(game_id), ratings.game_changes(game_id))
+        return card, share_card.svg(card)
+
+
+def test_every_name_is_drawn_whole_or_cut_and_never_over_another_field(app, client):
+    from scorekeeper.reports import glyphs
+    card, svg = six_at_the_table(app, client)
+    texts = drawn(svg)
+    for x, size, anchor, said in texts:
+        bold = size in (36, 40, 44, 56)
+        wide = glyphs.width(said, size, bold)
+        assert (x - wide if anchor == "end" else x) >= 56 and (
+            x + wide if anchor == "start" else x) <= 1080 - 56, said
+    for row in card.rows:  # each name stops before its score
+        name = next(t for t in texts if t[0] == 160 and row.name[:3] in t[3])
+        assert 160 + glyphs.width(name[3], 44, True) < 1080 - 96 - glyphs.width(
+            row.figure, 44, True), name
+    assert any(t[3].startswith("WWW") and t[3].endswith("…") for t in texts)
+
+
+def test_an_emoji_in_a_name_is_drawn_by_a_bundled_font(app, client):
+    from pathlib import Path
+
+    from scorekeeper.reports import glyphs
+    drawable = set()
+    for font in share_card.FONT_FILES:
+        drawable |= set(glyphs.advances(Path(font))[0])
+        assert Path(font).parent == glyphs.FONTS  # bundled, with its licence
+    assert all(ord(char) in drawable for name in TABLE for char in name)
+    assert "Noto Color Emoji" in (glyphs.FONTS / "LICENSE").read_text()
+    card, _ = six_at_the_table(app, client)
+    width, height = decoded(share_card.png(card))
+    assert width == 1080
+
+
+def test_the_ratings_line_keeps_every_move_each_name_isolated(app, client):
+    card, svg = six_at_the_table(app, client)
+    moves = next(line for line in card.lines if line.startswith("Ratings:"))
+    texts = [said for _, size, _, said in drawn(svg) if size == 32]
+    shown = " ".join(texts[[t.startswith("Ratings:") for t in texts].index(True):])
+    arabic = next(m for m in moves.split(" · ") if "عبد الرحمن" in m)
+    # The Arabic name kept apart, so its move stays on its right: "عبد الرحمن +12".
+    assert "\u2068عبد الرحمن\u2069 " + arabic.split(" ")[-1] in shown
+    for name in TABLE:
+        move = next(m for m in moves.split(" · ") if name in m).split(" ")[-1]
+        said = name if len(name) < 20 else name[:8]  # a long name may be cut, not its move
+        assert said in shown and move in shown, name
+    assert shown.count("·") == len(TABLE) - 1  # no move lost
+
+
+def test_a_night_of_ten_games_lists_eight_and_names_each_winner(client):
+    from scorekeeper.reports import story
+    names = ["Ann", "Ben", "عبد الرحمن"]
+    for number in range(10):
+        game_id = start_game(client, names, target=25)
+        winner = names[number % 3]
+        if number < 9:  # the last one not finished
+            client.post(f"/games/{game_id}/hands/new", data=hand_data(
+                names, winner, {n: (10, 2) for n in names if n != winner}, number=1))
+    page = unescape(client.get("/history/nights/1").get_data(as_text=True))
+    text = page.split('data-share-text="', 1)[1].split('"', 1)[0]
+    lines = text.split("\n")
+    assert lines[0].endswith("· 10 games")
+    games = [line for line in lines if line.startswith("Penalty points:")]
+    assert games[:3] == ["Penalty points: Ann", "Penalty points: Ben",
+                         "Penalty points: \u2068عبد الرحمن\u2069"]
+    assert len(games) == 7 and lines[-1] == "and 3 more games"
+    assert client.get("/history/nights/1/card.png").status_code == 200
+    del story
+
+
+def test_a_night_of_four_games_shows_all_four_even_unfinished(client):
+    names = ["Ann", "Ben"]
+    for number in range(4):
+        game_id = start_game(client, names, target=25)
+        if number:
+            client.post(f"/games/{game_id}/hands/new",
+                        data=hand_data(names, "Ann", {"Ben": (10, 2)}, number=1))
+    page = unescape(client.get("/history/nights/1").get_data(as_text=True))
+    text = page.split('data-share-text="', 1)[1].split('"', 1)[0]
+    assert text.count("Penalty points: ") == 4 and "Penalty points: not finished" in text

@@ -13,7 +13,7 @@ from ... import play, rules
 from ...db import Loaded, night_list, nights
 from ...db.models import Night
 from ...extensions import db
-from ...reports import csv_export, history, story
+from ...reports import csv_export, history, share_card, story
 from ...words import capital, day, reason
 from ..forms import ConfirmForm, MoveGameForm, NightForm
 from ..nights import Pages, listed_months, night_games, year_links
@@ -62,10 +62,12 @@ def _night_page(summary: history.NightSummary, form: NightForm, errors: dict[str
                 status: int = 200):
     """Render a night: its story, its games' final standings and the name-and-notes form."""
     night = summary.night
+    told = story.night_story(night.id, summary.results)
     return render_template("history/night.html", summary=summary,
                            games=night_games(summary.games), form=form, errors=errors,
-                           label=history.label(night),
-                           story=story.night_story(night.id, summary.results)), status
+                           label=history.label(night), story=told,
+                           share_text=share_card.text(share_card.night_card(summary, told))
+                           if any(g.readable for g in summary.games) else None), status
 
 
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import segno
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from ...server.network import phone_url
@@ -56,7 +56,10 @@ def qr_svg(url: str) -> str:
 def page():
     """Show the QR code big, for the table, with the address in text beside it."""
     url = join_url(_path())
-    return render_template("join.html", url=url, qr=Markup(qr_svg(url)), back=_path())
+    game = re.fullmatch(r"/games/([0-9]{1,9})/join/[0-9a-f]+", _path())
+    return render_template("join.html", url=url, qr=Markup(qr_svg(url)), back=_path(),
+                           new_code_url=url_for("seats.new_code", game_id=game.group(1))
+                           if game else None)
 
 
 @bp.route("/join.svg")

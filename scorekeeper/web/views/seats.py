@@ -57,7 +57,7 @@ def join(game_id: int, code: str):
 def new_code(game_id: int):
     """Give the game a new join code (behind the passcode): the QR code shown until now, and
     any copy of it, seats no one from now on; the phones seated keep their seats."""
-    game_or_404(game_id)
+    game = game_or_404(game_id)
     if not ConfirmForm().validate_on_submit():
         flash(expired("changed"))
     else:
@@ -67,7 +67,6 @@ def new_code(game_id: int):
             abort(404)
         flash(gettext("New join code: scan this QR code to take a seat. The old one seats no "
                       "one now."))
-    game = game_or_404(game_id)
     return redirect(url_for("join.page", to=table.join_path(game) or f"/games/{game_id}"))
 
 

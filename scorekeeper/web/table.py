@@ -5,8 +5,10 @@ A phone is known by a random key in a cookie of its own (only its digest is stor
 the answer that takes a seat and by no other: a poll answered at the same moment cannot
 overwrite it, as it could a session cookie refreshed on every answer. It remembers
 the player it was for the rest of the night, so the next game offers the same name. The
-table's QR code carries a join code for the game: a phone that came by it may take a seat
-and send that seat's part of each hand without the table passcode, and nothing else.
+table's QR code carries a join code for the game: a phone that came by it may take a free
+seat and send that seat's part of each hand without the table passcode, and nothing else.
+A seat another phone holds moves only when that phone gives it back, or on a phone that
+may change things. The code ends with its game, and changes when the table asks.
 """
 
 from __future__ import annotations

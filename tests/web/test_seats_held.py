@@ -135,7 +135,8 @@ def test_a_new_join_code_ends_the_old_one(app):
     late.get(f"/games/{game_id}/join/{new}")
     assert sit(late, game_id, 1).status_code == 302
     assert send(ann, game_id, 1, 0, went_out=1).status_code == 200  # Ann keeps her seat
-    # Only a phone that knows the passcode changes the code.
+    # Only a phone that knows the passcode changes the code, or is shown the key.
+    assert "New join code" not in text(late.get(f"/join?to=/games/{game_id}/join/{new}"))
     assert late.post(f"/games/{game_id}/join-code").status_code == 403
     assert code_of(app, game_id) == new
 

@@ -196,6 +196,8 @@ def rematch(game_id: int) -> Rematch:
         if not game.result.over:
             return Rematch(game_id)
         new, started = writer.rematch(game)
+        if started:
+            parts.carry_seats(game_id, new.id)  # each phone keeps its seat
         found = Rematch(new.id, new.players[new.first_dealer_seat].name, started)
     return found
 
@@ -355,16 +357,24 @@ def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> S
         holder = parts.holders(game_id).get(seat)
         if holder is not None and holder.phone != phone and not force:
             return Seated(seat, False, holder.label)
-        parts.take(game_id, seat, phone, label)
+        parts.take(game_id, game.next_number, seat, phone, label)
         touch(game_id)  # every phone shows who holds which seat
     return Seated(seat, True)
+
+
+def new_join_code(game_id: int, salt: str) -> None:
+    """Change a game's join code (made from `salt`): the QR code shown before seats no one
+    from now on; the phones seated keep their seats."""
+    with changing(game_id, rated=False):
+        _game(game_id)
+        parts.new_join_salt(game_id, salt)
 
 
 def give_seat(game_id: int, phone: str) -> int | None:
     """Give back the seat this phone holds in a game; return it (None: it held none)."""
     with changing(game_id, rated=False):
-        _game(game_id)
-        seat = parts.give_back(game_id, phone)
+        game = _game(game_id)
+        seat = parts.give_back(game_id, game.next_number, phone)
         if seat is not None:
             touch(game_id)
     return seat
@@ -425,10 +435,12 @@ def send_part(game_id: int, number: int, part: Part, by_seat: int | None,
     with changing(game_id):
         game = _game(game_id)
         home = variants.get(game.variant)
+        if number < 1:
+            raise rules.RuleError("there is no %(round)s %(number)s", "number",
+                                  round=home.word(), number=number)
         if number < game.next_number:
-            rnd = game.core.rounds[number - 1] if 1 <= number <= len(game.core.rounds) else None
-            said = home.describe(game.players, rnd) if rnd is not None else ""
-            raise Recorded(number, home.word(), said)
+            rnd = game.core.rounds[number - 1]
+            raise Recorded(number, home.word(), home.describe(game.players, rnd))
         if game.result.over:
             raise rules.RuleError("the game is over; reopen it to play on", "number")
         if number != game.next_number:

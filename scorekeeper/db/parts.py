@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 
 from ..extensions import db
 from ..rules.parts import Part
-from .models import HandPart, SeatPhone, table_time
+from .models import HandPart, SeatPhone, Setting, table_time
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,20 @@ def seat_of(game_id: int, phone: str | None) -> int | None:
                                                           SeatPhone.phone == phone))
 
 
-def take(game_id: int, seat: int, phone: str, label: str) -> None:
+def _moved(game_id: int, number: int, seat: int | None, to: int | None) -> None:
+    """Say that the parts of hand `number` this phone sent from `seat` came from its seat
+    now, `to` (None: a phone without one): a phone that moves on does not leave its parts
+    looking like the player's own."""
+    if seat is not None and seat != to:
+        db.session.execute(update(HandPart).where(
+            HandPart.game_id == game_id, HandPart.number == number,
+            HandPart.by_seat == seat).values(by_seat=to))
+
+
+def take(game_id: int, number: int, seat: int, phone: str, label: str) -> None:
     """Give a seat to this phone, from any phone that had it, and free the seat this phone
-    held before in the game."""
+    held before in the game (the parts of hand `number` it sent from there say so)."""
+    _moved(game_id, number, seat_of(game_id, phone), seat)
     db.session.execute(delete(SeatPhone).where(
         SeatPhone.game_id == game_id,
         (SeatPhone.seat == seat) | (SeatPhone.phone == phone)))
@@ -106,10 +117,38 @@ def take(game_id: int, seat: int, phone: str, label: str) -> None:
                              taken_at=table_time()))
 
 
-def give_back(game_id: int, phone: str) -> int | None:
-    """Free the seat this phone holds in a game; return it (None when it held none)."""
+def give_back(game_id: int, number: int, phone: str) -> int | None:
+    """Free the seat this phone holds in a game; return it (None when it held none). The
+    parts of hand `number` it sent from there say they came from a phone without a seat."""
     seat = seat_of(game_id, phone)
+    _moved(game_id, number, seat, None)
     if seat is not None:
         db.session.execute(delete(SeatPhone).where(SeatPhone.game_id == game_id,
                                                    SeatPhone.phone == phone))
     return seat
+
+
+def _salt_name(game_id: int) -> str:
+    return f"join-code:{game_id}"
+
+
+def join_salt(game_id: int) -> str | None:
+    """Return what makes a game's join code new (None: the table never asked for one)."""
+    return db.session.scalar(select(Setting.value).where(Setting.name == _salt_name(game_id)))
+
+
+def new_join_salt(game_id: int, salt: str) -> None:
+    """Keep a new salt for a game's join code: the code it had before seats no one."""
+    row = db.session.get(Setting, _salt_name(game_id))
+    if row is None:
+        db.session.add(Setting(name=_salt_name(game_id), value=salt))
+    else:
+        row.value = salt
+
+
+def carry_seats(from_game: int, to_game: int) -> None:
+    """Give each phone the same seat in `to_game` (a rematch: the same seats) that it held
+    in `from_game`."""
+    for row in holders(from_game).values():
+        db.session.add(SeatPhone(game_id=to_game, seat=row.seat, phone=row.phone,
+                                 label=row.label, taken_at=table_time()))

@@ -4,6 +4,8 @@ The per-player inputs of a round form depend on the seats and the variant, so ea
 variant's home reads those (variants/*); the fixed part of every form is here.
 """
 
+import re
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -15,6 +17,18 @@ TOKEN = [Optional(), Length(max=64)]
 BIGGEST_ID = 2**31 - 1  # an id past what every database's integer column holds is no id
 
 
+def whole(text: str | None) -> int:
+    """Return a whole number typed in ASCII digits ("-" first at most), or raise ValueError.
+
+    Python's int() takes "٣" and "³"-like digits str.isdigit() lets through and then fails
+    on; every number the app reads goes through here instead (as `type=whole`).
+    """
+    text = (text or "").strip()
+    if not re.fullmatch(r"-?[0-9]{1,10}", text):
+        raise ValueError(f"not a whole number: {text[:20]!r}")
+    return int(text)
+
+
 class WholeNumber(IntegerField):
     """A whole number as WTForms reads it, but never a longer one than an id can be.
 
@@ -23,7 +37,8 @@ class WholeNumber(IntegerField):
     """
 
     def process_formdata(self, valuelist):
-        if valuelist and len(valuelist[0].strip().lstrip("+-0")) > len(str(BIGGEST_ID)):
+        if valuelist and (len(valuelist[0].strip().lstrip("+-0")) > len(str(BIGGEST_ID))
+                          or not re.fullmatch(r"[-+]?[0-9]*", valuelist[0].strip())):
             self.data = None
             raise ValueError(self.gettext("Not a valid integer value."))
         super().process_formdata(valuelist)

@@ -5,8 +5,9 @@
   the key's digest with when it expires (REMEMBER), so each phone can be forgotten alone on
   the settings page, and a copied cookie stops working when its phone is forgotten, when
   it expires, or when the passcode changes or goes (every key is dropped then).
-- Wrong guesses are counted before they are checked, per phone address (GUESSES), so
-  guesses sent together cannot slip past the limit; a right one is given back.
+- Wrong guesses (of the passcode or of a game's join code) are counted before they are
+  checked, per phone address (GUESSES) and for the whole table (CEILING), so guesses sent
+  together, or from many addresses, cannot slip past the limit; a right one is given back.
 - The hash is checked outside any write lock, one check at a time: a burst of guesses
   never makes another phone's save wait.
 - Without it a phone reads everything: scoreboards stay live, history and statistics
@@ -50,6 +51,8 @@ WRITING = ("POST", "PUT", "PATCH", "DELETE")
 LIVE = "X-Live-Panel"  # a background tap (chips.js): told where to unlock, not shown a page
 # Wrong passcodes a phone may try (by its address) before it waits: (how many, in seconds).
 GUESSES = ((5, 60), (20, 3600))
+# Wrong passcodes and join codes from every address together: (how many, in seconds).
+CEILING = ((30, 60), (300, 3600))
 _HASHING = threading.BoundedSemaphore(1)  # one scrypt at a time: it takes a core for 0.1 s+
 
 
@@ -141,41 +144,58 @@ def matches(text: str | None) -> bool:
 
 
 class Guesses:
-    """Wrong passcodes per phone address, counted before each is checked.
+    """Wrong passcodes and join codes, per phone address and for the whole table, counted
+    before each is checked.
 
-    `take` counts a guess, or says how long the phone waits; `give_back` uncounts a right
-    one. One lock holds both the count and the check of it, so guesses sent together are
-    counted one by one: no more than the limit is ever checked.
+    `take` counts a guess, or says how long to wait; `give_back` uncounts a right one. One
+    lock holds both the count and the check of it, so guesses sent together are counted one
+    by one: no more than the limit is ever checked. The table's own ceiling (CEILING) stops
+    a stranger with many addresses (a home network gives IPv6 ones freely); a phone that
+    knows the passcode is never asked it again, so it keeps working meanwhile.
     """
 
-    def __init__(self, limits=GUESSES) -> None:
-        self.limits = limits
+    def __init__(self, limits=GUESSES, ceiling=CEILING) -> None:
+        self.limits, self.ceiling = limits, ceiling
         self._times: dict[str, deque[float]] = {}
+        self._all: deque[float] = deque()
         self._lock = threading.Lock()
 
-    def take(self, address: str) -> int:
-        """Count a guess from `address`; return 0, or the seconds to wait (nothing counted)."""
+    @staticmethod
+    def _wait(times: deque[float], limits, now: float) -> int:
+        for most, seconds in limits:
+            recent = [t for t in times if t > now - seconds]
+            if len(recent) >= most:
+                return max(1, int(recent[0] + seconds - now + 0.999))
+        return 0
+
+    def take(self, address: str) -> tuple[int, bool]:
+        """Count a guess from `address`; return (0, False), or the seconds to wait (nothing
+        counted) and whether the whole table waits (its ceiling reached) or this phone."""
         now = time.monotonic()
-        longest = max(seconds for _, seconds in self.limits)
+        longest = max(seconds for _, seconds in (*self.limits, *self.ceiling))
         with self._lock:
             for old in [a for a, t in self._times.items() if not t or t[-1] < now - longest]:
                 del self._times[old]  # addresses quiet for the longest window
             times = self._times.setdefault(address, deque())
-            while times and times[0] < now - longest:
-                times.popleft()
-            for most, seconds in self.limits:
-                recent = [t for t in times if t > now - seconds]
-                if len(recent) >= most:
-                    return max(1, int(recent[0] + seconds - now + 0.999))
+            for kept in (times, self._all):
+                while kept and kept[0] < now - longest:
+                    kept.popleft()
+            wait = self._wait(times, self.limits, now)
+            if wait:
+                return wait, False
+            wait = self._wait(self._all, self.ceiling, now)
+            if wait:
+                return wait, True
             times.append(now)
-            return 0
+            self._all.append(now)
+            return 0, False
 
     def give_back(self, address: str) -> None:
         """Uncount the last guess from `address`: it was right."""
         with self._lock:
             times = self._times.get(address)
             if times:
-                times.pop()
+                self._all.remove(times.pop())
 
 
 def guesses() -> Guesses:

@@ -5,8 +5,10 @@ A phone is known by a random key in a cookie of its own (only its digest is stor
 the answer that takes a seat and by no other: a poll answered at the same moment cannot
 overwrite it, as it could a session cookie refreshed on every answer. It remembers
 the player it was for the rest of the night, so the next game offers the same name. The
-table's QR code carries a join code for the game: a phone that came by it may take a seat
-and send that seat's part of each hand without the table passcode, and nothing else.
+table's QR code carries a join code for the game: a phone that came by it may take a free
+seat and send that seat's part of each hand without the table passcode, and nothing else.
+A seat another phone holds moves only when that phone gives it back, or on a phone that
+may change things. The code ends with its game, and changes when the table asks.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from flask import current_app, g, request, session, url_for
 from flask_babel import gettext, ngettext
 
 from .. import play, variants
-from ..db import Loaded, parts
+from ..db import Loaded, parts, read_game
 from ..rules.parts import NOBODY, Part
-from ..words import together
+from ..words import sentence, together
 from . import passcode
+from .forms import whole
 
 COOKIE = "kc_seat"  # this phone's key: the seats it holds are stored by its digest
 KEY_AGE = 400 * 24 * 3600  # as long as a browser keeps a cookie
@@ -34,11 +37,12 @@ NIGHT = 12 * 3600  # a phone remembers who it is for this long: the rest of the 
 
 def join_code(game_id: int) -> str:
     """Return the game's join code: what the table's QR carries, unguessable without the
-    install's secret key, the same for as long as the game lasts."""
+    install's secret key, the same until the table asks for a new one (`new_join_code`)."""
     secret = current_app.config["SECRET_KEY"]
     secret = secret if isinstance(secret, bytes) else str(secret).encode()
-    digest = hmac.new(secret, f"join-game:{game_id}".encode(), hashlib.sha256).hexdigest()
-    return digest[:12]
+    salt = parts.join_salt(game_id)
+    said = f"join-game:{game_id}" + (f":{salt}" if salt else "")
+    return hmac.new(secret, said.encode(), hashlib.sha256).hexdigest()[:12]
 
 
 def join_path(game: Loaded) -> str | None:
@@ -50,15 +54,18 @@ def join_path(game: Loaded) -> str | None:
 
 
 def joined(game_id: int) -> bool:
-    """Tell whether this phone came by the game's QR code (its join code) this session."""
-    return game_id in session.get(JOINED, [])
+    """Tell whether this phone came by the game's QR code (its join code) this session, and
+    the code has not changed since."""
+    return f"{game_id}:{join_code(game_id)}" in session.get(JOINED, [])
 
 
-def join(game_id: int, code: str) -> bool:
-    """Remember that this phone came by the game's join code; False when the code is wrong."""
-    if not hmac.compare_digest(code, join_code(game_id)):
+def join(game: Loaded, code: str) -> bool:
+    """Remember that this phone came by the game's join code; False when the code is wrong
+    or the game is over (a finished game's code seats no one)."""
+    right = join_code(game.id).encode()
+    if game.result.over or not hmac.compare_digest(code.encode("utf-8", "replace"), right):
         return False
-    session[JOINED] = [*session.get(JOINED, [])[-19:], game_id]
+    session[JOINED] = [*session.get(JOINED, [])[-19:], f"{game.id}:{code}"]
     return True
 
 
@@ -78,6 +85,17 @@ def came_by_qr() -> bool:
     return game_id is not None and joined(game_id)
 
 
+def own_tap() -> bool:
+    """Tell whether the chips tap this request undoes (the form's `event`) is one of the
+    seat this phone holds: a player takes back their own tap without the passcode."""
+    game_id = _game_id()
+    mine = parts.seat_of(game_id, phone()) if game_id is not None else None
+    event = request.form.get("event", type=whole)
+    game = read_game(game_id) if mine is not None and event is not None else None
+    return game is not None and any(tap.id == event and tap.player == game.players[mine]
+                                    for tap in game.waiting)
+
+
 def seated() -> bool:
     """Tell whether this phone holds a seat in this request's game (it may give it back)."""
     game_id = _game_id()
@@ -89,7 +107,7 @@ def own_seat(field: str) -> bool:
     a player sends their own part, or taps their own chips keys, without the passcode."""
     game_id = _game_id()
     mine = parts.seat_of(game_id, phone()) if game_id is not None else None
-    return mine is not None and request.form.get(field, type=int) == mine
+    return mine is not None and request.form.get(field, type=whole) == mine
 
 
 def phone(create: bool = False) -> str | None:
@@ -208,7 +226,7 @@ def seats_view(game: Loaded) -> dict[str, Any]:
         _, errors = play.read_round(game, number, form)
         if errors:
             refused = gettext("The parts do not add up: %(why)s Change a part to go on.",
-                              why=next(iter(errors.by_input.values())))
+                              why=sentence(next(iter(errors.by_input.values()))))
     last = None  # the hand before, when it came from the players' phones
     if number > 1:
         before = both.get(number - 1)

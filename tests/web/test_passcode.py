@@ -102,6 +102,7 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
         # A phone without a seat taken by the table's QR code: no seat, no part.
         "seats.choose": (f"/games/{penalty}/seat", {"seat": "0"}, {}),
         "seats.leave": (f"/games/{penalty}/seat/leave", {}, {}),
+        "seats.new_code": (f"/games/{penalty}/join-code", {}, {}),
         "seats.part": (f"/games/{penalty}/hands/2/part", {"seat": "0", "went_out": "1"}, {}),
         "history.night": (f"/history/nights/{night}", {"name": "Finals", "notes": "n"}, {}),
         "history.move": (f"/history/games/{penalty}/move", {"night": "new"}, {}),
@@ -309,7 +310,9 @@ def test_the_settings_page_sets_changes_and_removes_the_passcode(guarded_app, gu
     assert short.status_code == 422
     html = short.get_data(as_text=True)
     assert alerts(html) == ["A passcode needs at least 4 characters."]
-    assert 'value="12"' in html  # what was typed stays, to be corrected
+    # A passcode is never written back, not even a refused one (the field names the fault).
+    (box,) = re.findall(r'<input[^>]*name="passcode"[^>]*>', html)
+    assert 'value=""' in box and 'value="12"' not in html
     done = guarded.post("/settings/passcode", data={"passcode": "1234", "csrf_token": csrf},
                         follow_redirects=True)
     assert "Passcode set." in done.get_data(as_text=True)

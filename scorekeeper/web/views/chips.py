@@ -72,6 +72,7 @@ def tap(game_id: int):
 
 @bp.route("/undo", methods=["POST"])
 @csrf.exempt  # checked below, as for a tap
+@passcode.lets(table.own_tap)  # a seated phone takes back its own tap
 def undo(game_id: int):
     """Take back the last event of the hand in progress."""
     form = UndoForm()

@@ -27,7 +27,7 @@ from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason, signed
 from .. import table
 from ..bidi import bdi
-from ..forms import ConfirmForm, NewGameForm
+from ..forms import ConfirmForm, NewGameForm, whole
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
 from .setup import (
@@ -83,7 +83,7 @@ def version(game_id: int):
     now = version_of(game_id)
     if now is None:
         abort(404)
-    if request.args.get("since", type=int) == now.version and now.next is None:
+    if request.args.get("since", type=whole) == now.version and now.next is None:
         response = current_app.response_class(status=204)
     elif now.next is None:
         response = jsonify(version=now.version)

@@ -20,7 +20,7 @@ from ...db import (
 from ...db.writer import once_only
 from ...extensions import csrf
 from ...words import capital, reason
-from ..forms import HandForm, UndoHandForm
+from ..forms import HandForm, UndoHandForm, whole
 from ..pages import (
     CONFIRMED,
     error_summary,
@@ -159,7 +159,7 @@ def record(game_id: int):
     # A link from a scoreboard that had not caught up opens the hand it named, saying what
     # changed since: saving it asks first, as a form left open while another phone saved
     # does, so one tap never records a second copy of a hand.
-    seen = request.args.get("hand", type=int)
+    seen = request.args.get("hand", type=whole)
     moved = None
     if seen is not None and 1 <= seen < 10_000 and seen != number:
         moved = _moved_on(game, seen, changed=False, way="notice")

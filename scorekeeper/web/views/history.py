@@ -15,7 +15,7 @@ from ...db.models import Night
 from ...extensions import db
 from ...reports import csv_export, history, share_card, story
 from ...words import capital, day, reason
-from ..forms import ConfirmForm, MoveGameForm, NightForm
+from ..forms import ConfirmForm, MoveGameForm, NightForm, whole
 from ..nights import Pages, listed_months, night_games, year_links
 from ..pages import expired, game_or_404, game_view, refusal
 from ..seasons import Seen, seen
@@ -33,7 +33,7 @@ def night_label(night: Night) -> str:
 @bp.route("/")
 def index():
     """List the game nights, newest first, a page at a time, grouped by month."""
-    page = request.args.get("page", 1, type=int)
+    page = request.args.get("page", 1, type=whole)
     season = seen("history.index")
     listing = _listing(page, season)
     if listing is None:

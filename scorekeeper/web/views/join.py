@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 import segno
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from ...server.network import phone_url
+from .. import passcode
 
 bp = Blueprint("join", __name__)
 
@@ -56,7 +57,12 @@ def qr_svg(url: str) -> str:
 def page():
     """Show the QR code big, for the table, with the address in text beside it."""
     url = join_url(_path())
-    return render_template("join.html", url=url, qr=Markup(qr_svg(url)), back=_path())
+    # A game's QR code, on a phone that may change things: it may give the game a new code.
+    game = re.fullmatch(r"/games/([0-9]{1,9})/join/[0-9a-f]+", _path()) \
+        if passcode.unlocked() else None
+    return render_template("join.html", url=url, qr=Markup(qr_svg(url)), back=_path(),
+                           new_code_url=url_for("seats.new_code", game_id=game.group(1))
+                           if game else None)
 
 
 @bp.route("/join.svg")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask import (
     Blueprint,
     abort,
@@ -17,9 +19,9 @@ from flask_babel import gettext
 from ... import play, rules, variants
 from ...db import parts
 from ...rules.parts import NOBODY, Part
-from ...words import capital, reason
+from ...words import capital, reason, sentence
 from .. import passcode, table
-from ..forms import ConfirmForm
+from ..forms import ConfirmForm, whole
 from ..pages import expired, game_or_404
 
 bp = Blueprint("seats", __name__, url_prefix="/games/<int:game_id>")
@@ -31,45 +33,80 @@ def _board(game_id: int):
 
 @bp.route("/join/<code>")
 def join(game_id: int, code: str):
-    """The table's QR code: this phone may take a seat of the game, then "Which one are you?"."""
-    game_or_404(game_id)
-    if not table.join(game_id, code[:40]):
+    """The table's QR code: this phone may take a seat of the game, then "Which one are you?".
+    A wrong code counts as a wrong passcode does, against the same limit."""
+    game = game_or_404(game_id)
+    if game.result.over:
+        flash(gettext("This game is over: its join code seats no one. Scan the QR code of "
+                      "the game being played."))
+        return _board(game_id)
+    wait, everyone = passcode.guesses().take(request.remote_addr or "")
+    if wait:
+        flash(gettext("Too many wrong codes at this table just now. Try again in %(wait)s s.",
+                      wait=wait) if everyone else gettext(
+            "Too many wrong codes from this phone. Try again in %(wait)s s.", wait=wait))
+        return _board(game_id)
+    if not table.join(game, code[:40]):
         flash(gettext("That join code is not this game's: scan the table's QR code again."))
         return _board(game_id)
+    passcode.guesses().give_back(request.remote_addr or "")  # a right code never counts
     return redirect(url_for("seats.choose", game_id=game_id))
+
+
+@bp.route("/join-code", methods=["POST"])
+def new_code(game_id: int):
+    """Give the game a new join code (behind the passcode): the QR code shown until now, and
+    any copy of it, seats no one from now on; the phones seated keep their seats."""
+    game = game_or_404(game_id)
+    if not ConfirmForm().validate_on_submit():
+        flash(expired("changed"))
+    else:
+        try:
+            play.new_join_code(game_id, secrets.token_hex(8))
+        except play.NoSuchGame:
+            abort(404)
+        flash(gettext("New join code: scan this QR code to take a seat. The old one seats no "
+                      "one now."))
+    return redirect(url_for("join.page", to=table.join_path(game) or f"/games/{game_id}"))
 
 
 @bp.route("/seat", methods=["GET", "POST"])
 @passcode.lets(table.came_by_qr)  # a phone that came by the QR code may take a seat
 def choose(game_id: int):
     """Ask "Which one are you?" with the seats' names; one tap takes a seat on this phone.
-    A seat another phone holds is taken only once this phone says so."""
+    A seat another phone holds is taken only once this phone says so, and, with a table
+    passcode, only by a phone that knows it: a join code alone takes a free seat."""
     game = game_or_404(game_id)
     form = ConfirmForm()
     holders = parts.holders(game_id)
     ask = None
+    status = 200
     if request.method == "POST":
         if not form.validate_on_submit():
             flash(expired("taken", "tap your name again"))
             return redirect(request.path)
-        seat = request.form.get("seat", type=int)
+        seat = request.form.get("seat", type=whole)
         if seat is None or not 0 <= seat < len(game.players):
             flash(gettext("Tap your name to take your seat."))
             return redirect(request.path)
+        may_take = passcode.unlocked()  # a held seat: not by the join code alone
         try:
             seated = play.take_seat(game_id, seat, table.phone(create=True), table.label(),
-                                    force=request.form.get("take") == "1")
+                                    force=request.form.get("take") == "1" and may_take)
         except play.NoSuchGame:
             abort(404)
         if seated.taken:
             table.remember_me(game.player_ids[seat])
             flash(gettext("This phone is %(name)s's now.", name=game.players[seat]))
             return table.keep_key(_board(game_id))
-        ask = {"seat": seat, "name": game.players[seat], "holder": seated.holder}
+        ask = {"seat": seat, "name": game.players[seat], "holder": seated.holder,
+               "may_take": may_take}
+        status = 200 if may_take or request.form.get("take") != "1" else 403
     return render_template("seats/choose.html", game=game, form=form, ask=ask,
                            holders=holders, mine=parts.seat_of(game_id, table.phone()),
                            remembered=table.remembered(), may_sit=table.may_sit(game_id),
-                           home=variants.get(game.variant))
+                           home=variants.get(game.variant),
+                           unlock=url_for("settings.unlock", next=request.path)), status
 
 
 @bp.route("/seat/leave", methods=["POST"])
@@ -90,7 +127,7 @@ def _fill_in(game, number: int):
     """Show one player's keys to a phone that may change things, to fill in their part."""
     if not passcode.unlocked():  # a GET: the passcode's guard let it through
         return redirect(url_for("settings.unlock", next=request.full_path.rstrip("?")))
-    seat = request.args.get("seat", type=int)
+    seat = request.args.get("seat", type=whole)
     if number != game.next_number or game.result.over or seat is None \
             or not 0 <= seat < len(game.players):
         return _board(game.id)
@@ -109,6 +146,14 @@ def _fill_in(game, number: int):
                            kings=got.part.kings if got else 0)
 
 
+def _number(raw: str) -> int | None:
+    """Return a number typed in ASCII digits, or None (so "³" or "①" is refused by name)."""
+    try:
+        return whole(raw)
+    except ValueError:
+        return None
+
+
 def _read_part(game, seat: int, errors: dict[str, str]) -> Part:
     """Return the part a phone sent; note what could not be read in `errors`."""
     form = request.form
@@ -116,10 +161,11 @@ def _read_part(game, seat: int, errors: dict[str, str]) -> Part:
         deal = []
         for name in [f"corner-{i}" for i in range(4)] + ["dragon"]:
             raw = (form.get(name) or "").strip()
+            seat_tapped = _number(raw)
             if raw in ("none", str(NOBODY)):
                 deal.append(NOBODY)
-            elif raw.isdigit() and int(raw) < len(game.players):
-                deal.append(int(raw))
+            elif seat_tapped is not None and 0 <= seat_tapped < len(game.players):
+                deal.append(seat_tapped)
             else:
                 errors.setdefault(name, gettext("Tap who crowned each corner and who slew the "
                                                 "dragon, or Nobody."))
@@ -129,8 +175,7 @@ def _read_part(game, seat: int, errors: dict[str, str]) -> Part:
     # A key tapped (1-10) says the count; else the 11+ box.
     raw = (form.get("cards") or "").strip() or (form.get("cards_more") or "").strip()
     kings_raw = (form.get("kings") or "0").strip() or "0"
-    cards = int(raw) if raw.isdigit() and len(raw) <= 3 else None
-    kings = int(kings_raw) if kings_raw.isdigit() and len(kings_raw) <= 2 else None
+    cards, kings = _number(raw), _number(kings_raw)
     if cards is None or not 1 <= cards <= 52:
         errors["cards"] = gettext("Cards left: tap how many, from 1 to 52 (or tap "
                                   "“went out”).")
@@ -153,7 +198,7 @@ def part(game_id: int, number: int):
         return _fill_in(game, number)
     wants_json = request.headers.get("X-Part") == "1"
     mine = parts.seat_of(game_id, table.phone())
-    seat = request.form.get("seat", type=int)
+    seat = request.form.get("seat", type=whole)
 
     def answer(message: str | None, status: int = 200, **more):
         if wants_json:
@@ -176,14 +221,14 @@ def part(game_id: int, number: int):
     except play.NoSuchGame:
         abort(404)
     except play.Recorded as recorded:
-        return answer(capital(reason(recorded)) + " "
+        return answer(sentence(reason(recorded)) + " "
                       + gettext("To change it, tap ✎ beside it on the scoreboard."), 409,
                       recorded=recorded.number)
     except rules.RuleError as error:
-        return answer(capital(reason(error)), 422)
+        return answer(sentence(reason(error)), 422)
     if done.saved is not None:
         word = capital(variants.get(game.variant).word())
         return answer(gettext("%(Round)s %(number)s saved from everyone's phones.", Round=word,
                               number=number), saved=number)
-    return answer(done.refused, 200 if done.refused is None else 422,
+    return answer(done.refused and sentence(done.refused), 200 if done.refused is None else 422,
                   waiting=[game.players[s] for s in done.gathered.waiting])

@@ -102,9 +102,11 @@ def unlock():
     if not passcode.is_on():
         return redirect(target, code)
     address = request.remote_addr or ""
-    wait = passcode.guesses().take(address)  # counted before it is checked
+    wait, everyone = passcode.guesses().take(address)  # counted before it is checked
     if wait:
         page, _ = passcode.unlock_page(target, again, gettext(
+            "Too many wrong passcodes at this table just now. Try again in %(wait)s s.",
+            wait=wait) if everyone else gettext(
             "Too many wrong passcodes from this phone. Try again in %(wait)s s.", wait=wait),
             429)
         return page, 429, {"Retry-After": str(wait)}

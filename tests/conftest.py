@@ -34,20 +34,28 @@ def pytest_collection_modifyitems(items) -> None:
 
 @pytest.fixture(scope="session")
 def kept_apps(tmp_path_factory) -> dict:
-    """The apps `app` and `guarded_app` hand out, made once a process (see `fresh`)."""
+    """The folder of the apps `app` and `guarded_app` hand out, a new one a test (`fresh`)."""
     return {"folder": tmp_path_factory.mktemp("apps")}
+
+
+def gone(app):
+    """Yield the app, then close its connections and remove its database file."""
+    yield from disposed(app)
+    path = Path(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
+    for left in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        left.unlink(missing_ok=True)
 
 
 @pytest.fixture
 def app(kept_apps):
     """Return an app on an empty SQLite file, CSRF off."""
-    yield from disposed(fresh(kept_apps, csrf=False))
+    yield from gone(fresh(kept_apps, csrf=False))
 
 
 @pytest.fixture
 def guarded_app(kept_apps):
     """Return an app with CSRF protection on, as in production."""
-    yield from disposed(fresh(kept_apps, csrf=True))
+    yield from gone(fresh(kept_apps, csrf=True))
 
 
 @pytest.fixture

@@ -35,7 +35,6 @@ from scorekeeper.db.models import Night
 from scorekeeper.db.players import player_for
 from scorekeeper.extensions import db
 from scorekeeper.rules import Event, Game, Hand, Round
-from scorekeeper.web import passcode
 from tests.reports.oracle import played
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout
@@ -134,30 +133,11 @@ def make_app(path, csrf: bool = False):
 
 
 def fresh(kept: dict, csrf: bool):
-    """Return this process's app of the kind asked for, as a new one would be: on an empty
-    database, with the configuration and folders it was made with, and no wrong passcode
-    counted against any phone.
-
-    Making an app took 25-40 ms (Werkzeug compiles each URL rule into code), for the 600
-    tests that ask for one: a tenth of the fast suite. What a test changes outside the
-    database and its app's configuration is the monkeypatch fixture's to undo.
-    """
-    if csrf not in kept:
-        path = kept["folder"] / ("csrf.sqlite" if csrf else "test.sqlite")
-        app = make_app(path, csrf=csrf)
-        kept[csrf] = app, path, app.config.copy(), app.static_folder
-    app, path, config, static = kept[csrf]
-    with app.app_context():
-        db.engine.dispose()
-    for left in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        left.unlink(missing_ok=True)
-    copy_database(empty_database(), path)
-    app.config.clear()
-    app.config.update({key: value.copy() if isinstance(value, (list, dict, set)) else value
-                       for key, value in config.items()})
-    app.static_folder = static
-    app.extensions["guesses"] = passcode.Guesses()
-    return app
+    """Return a new app, CSRF protection on or off, on a new copy of the empty database in
+    this process's folder (`kept["folder"]`): nothing of an earlier test's app, its
+    configuration, its guesses or a connection a server thread still holds, can reach it."""
+    kept["made"] = kept.get("made", 0) + 1
+    return make_app(kept["folder"] / f"app-{kept['made']}.sqlite", csrf=csrf)
 
 
 def serve(app, threads: int = 4):

@@ -41,6 +41,13 @@ EVERY_VISIT = ("UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "EOF occurred", "speak plain
                "Keyboard Interrupt")
 
 
+def biggest_body(app) -> int:
+    """Return the most bytes any page takes in one request (a backup to restore): a body
+    bigger than that is refused by the server before it is read at all."""
+    return max(app.config[key] for key in ("MAX_CONTENT_LENGTH", "LOG_MAX_BYTES",
+                                           "RESTORE_MAX_BYTES"))
+
+
 def room_for_connections() -> None:
     """Let the process hold CONNECTIONS sockets: raise its soft file limit to its hard one."""
     try:
@@ -110,6 +117,7 @@ def https_server(app, host: str, port: int, folder: Path):
     server = Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
                     server_name="kings-corners", request_queue_size=64, timeout=READ_TIMEOUT)
     server.requests = Growing(server, min=THREADS, max=HTTPS_THREADS)
+    server.max_request_body_size = biggest_body(app)
     server.ssl_adapter = BuiltinSSLAdapter(str(made.files.cert), str(made.files.key))
     return server, made
 
@@ -219,7 +227,8 @@ def run(app, host: str, port: int, https: bool = False, folder: str | None = Non
     ready(app)
     data = f"  Its data (database, secret key, certificates): {app.instance_path}"
     if not https:
-        server = create_server(app, host=host, port=port, **WAITRESS)
+        server = create_server(app, host=host, port=port,
+                               max_request_body_size=biggest_body(app), **WAITRESS)
         print("\nKings Corners Scorekeeper is running.\n"
               + "\n".join(banner("http", port, host)))
         print(data + "\nPress Ctrl+C to stop.\n", flush=True)

@@ -8,7 +8,7 @@ import hashlib
 import secrets
 from pathlib import Path
 
-from flask import Flask, current_app, has_request_context, request, url_for
+from flask import Flask, Request, current_app, has_request_context, request, url_for
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
@@ -17,7 +17,7 @@ from .. import variants
 from ..extensions import compress, csrf
 from ..words import signed
 from . import bidi, faults, i18n, passcode
-from .pages import read_body
+from .pages import BoundedFormParser, read_body
 from .security import guard
 from .views import (
     backup,
@@ -45,6 +45,7 @@ BLUEPRINTS = (backup, cards, games, hands, history, join, languages, logs, main,
 def init(app: Flask) -> None:
     """Put the web side on the app: the checks every request goes through, the blueprints,
     the templates' helpers and the pages for a machine's faults."""
+    app.request_class = BoundedRequest
     guard(app)
     app.before_request(read_body)  # first: before CSRF, the passcode or any database read
     csrf.init_app(app)
@@ -57,6 +58,12 @@ def init(app: Flask) -> None:
         app.register_blueprint(module.bp)
     _template_helpers(app)
     faults.register(app)  # a full disk, a read-only database, a lost server: a page, 503
+
+
+class BoundedRequest(Request):
+    """Flask's request, its form taken apart in bounded memory (pages.BoundedFormParser)."""
+
+    form_data_parser_class = BoundedFormParser
 
 
 class IdConverter(IntegerConverter):

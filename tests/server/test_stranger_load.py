@@ -1,0 +1,129 @@
+"""What a stranger on the Wi-Fi can send never costs the table its server: against the real
+servers (`python -m scorekeeper.server.serve`, waitress over HTTP, cheroot over HTTPS), a
+hostile form body is refused or read in memory a small multiple of its size."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT, disposed_app, free_port, start_https, stop, trusting
+
+FORM = "application/x-www-form-urlencoded"
+MB = 1024 ** 2
+
+
+def start_http(tmp_path: Path, host: str = "127.0.0.1") -> tuple[subprocess.Popen, int, Path]:
+    """Start `python -m scorekeeper.server.serve` (what `make run` runs) on a free port;
+    return the process, the port and the file its screen goes to."""
+    port = free_port()
+    database = tmp_path / "stranger.sqlite"
+    if not database.exists():
+        disposed_app(database)  # the tables, as `make run` migrates them
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "test",
+           "PYTHONUNBUFFERED": "1"}
+    screen = tmp_path / f"serve-{port}.log"
+    with open(screen, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.server.serve", "--host", host,
+             "--port", str(port)], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    here = "[::1]" if ":" in host else "127.0.0.1"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"the server stopped: {screen.read_text()}")
+        try:
+            with urllib.request.urlopen(f"http://{here}:{port}/healthz", timeout=2):
+                return process, port, screen
+        except OSError:
+            time.sleep(0.2)
+    stop(process)
+    pytest.fail("the server did not start within 60 s")
+
+
+def peak_mb(process: subprocess.Popen) -> float:
+    """The server's largest resident memory so far (VmHWM), in MB."""
+    status = Path(f"/proc/{process.pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024
+
+
+def post_raw(connect, path: str, body: bytes, chunked: bool = False) -> int:
+    """Post `body` as a form, as a stranger's script would; return the answer's status. The
+    server may answer and close before all of it is sent: what it said is read anyway."""
+    head = f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {FORM}\r\n"
+    head += ("Transfer-Encoding: chunked\r\n\r\n" if chunked
+             else f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    sock = connect()
+    try:
+        sock.sendall(head.encode())
+        step = 256 * 1024
+        try:
+            for start in range(0, len(body), step):
+                piece = body[start:start + step]
+                sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+            if chunked:
+                sock.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # refused before it was all sent
+        answer = b""
+        while b"\r\n" not in answer:
+            got = sock.recv(4096)
+            if not got:
+                break
+            answer += got
+        return int(answer.split(b" ", 2)[1])
+    finally:
+        sock.close()
+
+
+def escapes(size: int) -> bytes:
+    """A form body of `size` bytes of percent-escapes (the issue's: x=%25%25%25...)."""
+    return b"x=" + b"%25" * ((size - 2) // 3)
+
+
+def test_a_20_mb_form_body_of_percent_escapes_is_refused_before_it_is_decoded(tmp_path):
+    process, port, _ = start_http(tmp_path)
+    try:
+        def connect():
+            return socket.create_connection(("127.0.0.1", port), timeout=60)
+
+        before = peak_mb(process)
+        for path in ("/unlock", "/games/new", "/settings/passcode", "/backup/restore"):
+            assert post_raw(connect, path, escapes(20 * MB)) == 413, path
+        # Before: +1.7 GB for each of the first three, +17 GB were it 200 MB to the restore.
+        grown = peak_mb(process) - before
+        assert grown < 40, f"the server grew by {grown:.0f} MB for a 20 MB body"
+        # A form as big as a form may be (1 MB) is read, in a few times its size (it was
+        # 85 times: +85 MB).
+        before = peak_mb(process)
+        assert post_raw(connect, "/unlock", escapes(MB - 100)) != 413
+        grown = peak_mb(process) - before
+        assert grown < 8, f"the server grew by {grown:.0f} MB for a 1 MB body"
+        assert process.poll() is None
+    finally:
+        stop(process)
+
+
+def test_a_form_body_sent_without_its_length_is_refused_as_it_streams_in(tmp_path):
+    process, port, _ = start_https(tmp_path, tmp_path / "tls")
+    try:
+        context = trusting(tmp_path / "tls" / "ca.crt")
+
+        def connect():
+            raw = socket.create_connection(("127.0.0.1", port), timeout=60)
+            return context.wrap_socket(raw, server_hostname="localhost")
+
+        before = peak_mb(process)
+        assert post_raw(connect, "/unlock", escapes(20 * MB), chunked=True) == 413
+        grown = peak_mb(process) - before
+        assert grown < 40, f"the server grew by {grown:.0f} MB for a 20 MB body"
+    finally:
+        stop(process)

@@ -4,6 +4,7 @@ hostile form body is refused or read in memory a small multiple of its size."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import socket
@@ -11,11 +12,25 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, disposed_app, free_port, start_https, stop, trusting
+from scorekeeper.extensions import db
+from tests.helpers import (
+    ROOT,
+    P,
+    Phone,
+    disposed_app,
+    free_port,
+    make_app,
+    need,
+    start_game,
+    start_https,
+    stop,
+    trusting,
+)
 
 FORM = "application/x-www-form-urlencoded"
 MB = 1024 ** 2
@@ -125,5 +140,41 @@ def test_a_form_body_sent_without_its_length_is_refused_as_it_streams_in(tmp_pat
         assert post_raw(connect, "/unlock", escapes(20 * MB), chunked=True) == 413
         grown = peak_mb(process) - before
         assert grown < 40, f"the server grew by {grown:.0f} MB for a 20 MB body"
+    finally:
+        stop(process)
+
+
+def immutable(files, on: bool) -> None:
+    """Make files unwritable even by root (chattr +i), or writable again."""
+    for file in files:
+        if file.exists():
+            done = subprocess.run(["chattr", "+i" if on else "-i", str(file)],
+                                  capture_output=True, text=True)
+            need(done.returncode == 0, f"chattr ({done.stderr.strip()})")
+
+
+def test_a_save_goes_through_once_the_database_files_are_writable_again(tmp_path):
+    database = tmp_path / "stranger.sqlite"
+    app = make_app(database)
+    game_id = start_game(app.test_client(), P)
+    with app.app_context():
+        db.engine.dispose()
+    process, port, _ = start_http(tmp_path)
+    files = [database]  # (its -shm made immutable too, SQLite stops the process: SIGBUS)
+    try:
+        phone = Phone(lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=30))
+        assert phone.save_hands(game_id, (1,))
+        immutable(files, True)
+        try:
+            # Phones keep reading meanwhile, several at once: the server opens connections.
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(lambda _: Phone(phone.connect).send("GET", f"/games/{game_id}"),
+                              range(24)))
+        finally:
+            immutable(files, False)
+        statuses = []
+        for _ in range(10):
+            statuses.append(phone.save(game_id, 2 + statuses.count(302))[0])
+        assert statuses == [302] * 10  # before: 9 of 10 refused (503) until a restart
     finally:
         stop(process)

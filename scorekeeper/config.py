@@ -32,6 +32,13 @@ DEFAULTS = dict(
 )
 
 
+def biggest_body(config) -> int:
+    """Return the most bytes any page takes in one request (a backup to restore): the
+    servers refuse a body bigger than that before reading it."""
+    return max(config[key] for key in ("MAX_CONTENT_LENGTH", "LOG_MAX_BYTES",
+                                       "RESTORE_MAX_BYTES"))
+
+
 def configure(app: Flask, test_config: dict | None) -> None:
     """Set the app's configuration: the defaults, then instance/config.py and the environment
     (or, for a test, what it gives); make instance/ and the database file private."""

@@ -178,3 +178,26 @@ def test_a_save_goes_through_once_the_database_files_are_writable_again(tmp_path
         assert statuses == [302] * 10  # before: 9 of 10 refused (503) until a restart
     finally:
         stop(process)
+
+
+def test_200_connections_that_never_begin_their_tls_handshake_do_not_stop_a_save(tmp_path):
+    app = make_app(tmp_path / "https.sqlite")  # the tables, as `make run` migrates them
+    game_id = start_game(app.test_client(), P)
+    with app.app_context():
+        db.engine.dispose()
+    process, port, _ = start_https(tmp_path, tmp_path / "tls")
+    context = trusting(tmp_path / "tls" / "ca.crt")
+    idle = []
+    try:
+        for _ in range(200):  # a port scanner, or phones that connect and say nothing
+            idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        phone = Phone(lambda: http.client.HTTPSConnection("localhost", port, timeout=15,
+                                                          context=context))
+        took = phone.save_hands(game_id, (1, 2, 3))
+        # Before: each held the next connection 10 s (cheroot shook hands in the thread
+        # that accepts them all): no answer within minutes.
+        assert max(took) <= 1.0, took
+    finally:
+        for sock in idle:
+            sock.close()
+        stop(process)

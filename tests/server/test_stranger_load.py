@@ -50,16 +50,18 @@ def start_http(tmp_path: Path, host: str = "127.0.0.1") -> tuple[subprocess.Pope
         process = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.server.serve", "--host", host,
              "--port", str(port)], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    here = "[::1]" if ":" in host else "127.0.0.1"
+    here = "::1" if ":" in host else "127.0.0.1"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"the server stopped: {screen.read_text()}")
         try:
-            with urllib.request.urlopen(f"http://{here}:{port}/healthz", timeout=2):
+            socket.create_connection((here, port), timeout=2).close()
+            if "Press Ctrl+C" in screen.read_text():
                 return process, port, screen
         except OSError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     stop(process)
     pytest.fail("the server did not start within 60 s")
 
@@ -200,4 +202,19 @@ def test_200_connections_that_never_begin_their_tls_handshake_do_not_stop_a_save
     finally:
         for sock in idle:
             sock.close()
+        stop(process)
+
+
+def test_with_host_ipv6_every_interface_the_banners_own_address_answers(tmp_path):
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError:
+        need(False, "IPv6 on loopback")
+    process, port, screen = start_http(tmp_path, host="::")
+    try:
+        address = re.search(r"On this machine:\s+(\S+)", screen.read_text())[1]
+        assert address == f"http://[::1]:{port}/"
+        with urllib.request.urlopen(address, timeout=30) as page:  # before: 400
+            assert page.status == 200 and "Kings Corners" in page.read().decode()
+    finally:
         stop(process)

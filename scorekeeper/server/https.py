@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 import os
+import ssl
+import sys
 from contextlib import suppress
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -31,6 +33,8 @@ HANDSHAKE_TIMEOUT = 5
 # the https port, and of a stop asked for: left out of the server's screen.
 EVERY_VISIT = ("UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "EOF occurred", "speak plain HTTP",
                "Keyboard Interrupt")
+# A phone gone mid-request: the connection closed, reset, or its TLS ended unannounced.
+DROPPED = (ConnectionError, ssl.SSLEOFError, ssl.SSLZeroReturnError)
 PLAIN_HTTP = "The client sent a plain HTTP request, but this server only speaks HTTPS on this port."
 
 
@@ -109,12 +113,15 @@ class Server(wsgi.Server):
     """cheroot's server, saying what an operator needs on the app's log. What it says of
     each connection a phone opens before it trusts the table's certificate (the handshake
     dropped: ten lines a visit), of http:// asked on the https port, and of Ctrl+C, is left
-    out."""
+    out, as is a phone that went away mid-request (each said in a traceback of 30 lines:
+    200 such phones wrote 21,900)."""
 
     ConnectionClass = Handshaking
 
     def error_log(self, msg="", level=20, traceback=False):
         if level < logging.WARNING and any(said in str(msg) for said in EVERY_VISIT):
+            return
+        if traceback and isinstance(sys.exc_info()[1], DROPPED):
             return
         # Every other line is an operator's to see (a certificate a phone refuses as
         # expired, no cipher in common), with its time, as the app's own lines are.

@@ -29,10 +29,11 @@ HTTPS_THREADS = 400
 READ_TIMEOUT = 10
 HANDSHAKE_TIMEOUT = 5
 # What cheroot says of every visit of a phone that has not trusted the certificate yet (it
-# drops the handshake: an unknown authority, or the connection closed), of http:// asked on
-# the https port, and of a stop asked for: left out of the server's screen.
-EVERY_VISIT = ("UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "EOF occurred", "speak plain HTTP",
-               "Keyboard Interrupt")
+# drops the handshake: an unknown authority, or the connection closed), of a connection
+# that never began its handshake (a port scanner), of http:// asked on the https port, and
+# of a stop asked for: left out of the server's screen.
+EVERY_VISIT = ("UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "EOF occurred",
+               "handshake operation timed out", "speak plain HTTP", "Keyboard Interrupt")
 # A phone gone mid-request: the connection closed, reset, or its TLS ended unannounced.
 DROPPED = (ConnectionError, ssl.SSLEOFError, ssl.SSLZeroReturnError)
 PLAIN_HTTP = "The client sent a plain HTTP request, but this server only speaks HTTPS on this port."

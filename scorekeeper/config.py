@@ -19,7 +19,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 DEFAULTS = dict(
-    MAX_CONTENT_LENGTH=20 * 1024 * 1024,
+    # Any body but a file a page takes (a game log, a backup): a form is a few KB; one of
+    # 1 MB is refused from its Content-Length (413) before it is read.
+    MAX_CONTENT_LENGTH=1024 ** 2,
     SEND_FILE_MAX_AGE_DEFAULT=3600,
     WTF_CSRF_TIME_LIMIT=None,  # a game night is long; a token must outlive it
     # On a home network the server's time matters more than a few hundred bytes: brotli
@@ -28,6 +30,13 @@ DEFAULTS = dict(
     LOG_MAX_BYTES=2 * 1024 ** 2,  # a game log to import (a 300-hand game is about 150 KB)
     RESTORE_MAX_BYTES=200 * 1024 ** 2,  # a backup upload (ten years is about 51 MB)
 )
+
+
+def biggest_body(config) -> int:
+    """Return the most bytes any page takes in one request (a backup to restore): the
+    servers refuse a body bigger than that before reading it."""
+    return max(config[key] for key in ("MAX_CONTENT_LENGTH", "LOG_MAX_BYTES",
+                                       "RESTORE_MAX_BYTES"))
 
 
 def configure(app: Flask, test_config: dict | None) -> None:

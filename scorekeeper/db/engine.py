@@ -14,6 +14,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import Pool
 
 _FILE = "kc_file"  # in a connection record's info: (path, device, inode) of the file it opened
+_READ_ONLY = "kc_read_only"  # in a connection record's info: its files were read-only then
 
 
 @event.listens_for(Engine, "connect")
@@ -21,7 +22,7 @@ def _on_sqlite_connect(dbapi_connection, record) -> None:
     """Set SQLite up for several phones at once: foreign keys enforced, readers never waiting
     on the writer (WAL), every commit on disk before it is answered, a writer waiting its
     turn instead of failing, and transactions begun by SQLAlchemy, not by the driver. The
-    file it opened is remembered (below)."""
+    file it opened is remembered, and whether it could be written then (below)."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
         # The driver would begin a transaction only before a write, so a read then a write
         # would not be one transaction: SQLAlchemy's "begin" (below) takes that over.
@@ -37,6 +38,13 @@ def _on_sqlite_connect(dbapi_connection, record) -> None:
         if path:  # not a database in memory
             found = os.stat(path)
             record.info[_FILE] = (path, found.st_dev, found.st_ino)
+            record.info[_READ_ONLY] = not _writable(path)
+
+
+def _writable(path: str) -> bool:
+    """Tell whether a database file and the write-ahead files beside it can be written."""
+    return all(os.access(file, os.W_OK) for file in (path, path + "-wal", path + "-shm")
+               if os.path.exists(file))
 
 
 def file_to_open(dialect, cargs) -> Path | None:
@@ -64,7 +72,10 @@ def _no_new_file_under_a_running_app(dialect, _record, cargs, _cparams):
 def _still_the_same_file(_dbapi_connection, record, _proxy) -> None:
     """Drop a connection whose file was removed or replaced since it was opened: SQLite goes
     on writing to a removed file, unseen, and every save after it would be lost with it.
-    The connection made instead opens the file now there, or is refused (above)."""
+    The connection made instead opens the file now there, or is refused (above).
+
+    Drop one opened while its files were read-only, once they can be written: SQLite
+    opened it read-only for good, and each save that drew it would be refused."""
     known = record.info.get(_FILE)
     if known is None:
         return
@@ -75,6 +86,8 @@ def _still_the_same_file(_dbapi_connection, record, _proxy) -> None:
         raise DisconnectionError("the database file was removed") from None
     if (found.st_dev, found.st_ino) != (device, inode):
         raise DisconnectionError("the database file was replaced")
+    if record.info.get(_READ_ONLY) and _writable(path):
+        raise DisconnectionError("the database file is writable again")
 
 
 @event.listens_for(Engine, "begin")

@@ -7,11 +7,9 @@ import argparse
 import errno
 import gc
 import logging
-import os
 import signal
 import socket
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import click
 from flask import current_app
@@ -19,26 +17,17 @@ from flask.cli import FlaskGroup
 from waitress import create_server
 
 from .. import create_app
+from ..config import biggest_body
 from . import tls
+from .https import THREADS, https_server
 from .network import lan_addresses
 
-THREADS = 8
 # Room for a table of phones and for whatever a stranger on the Wi-Fi holds open. waitress
 # reads a whole request (headers and body) in its I/O thread before a worker runs the app,
 # so a slow phone holds a connection, never a worker; poll() is not capped at 1,024 sockets.
 CONNECTIONS = 1000
 WAITRESS = {"threads": THREADS, "connection_limit": CONNECTIONS, "asyncore_use_poll": True,
             "channel_timeout": 60, "cleanup_interval": 10, "ident": "kings-corners"}
-# cheroot (HTTPS) reads a request in a worker thread: the pool grows while none is idle, up
-# to this many, so slow connections cannot take every worker; each read waits at most
-# READ_TIMEOUT seconds for a byte.
-HTTPS_THREADS = 400
-READ_TIMEOUT = 10
-# What cheroot says of every visit of a phone that has not trusted the certificate yet (it
-# drops the handshake: an unknown authority, or the connection closed), of http:// asked on
-# the https port, and of a stop asked for: left out of the server's screen.
-EVERY_VISIT = ("UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "EOF occurred", "speak plain HTTP",
-               "Keyboard Interrupt")
 
 
 def room_for_connections() -> None:
@@ -58,60 +47,6 @@ def room_for_connections() -> None:
 def tls_folder(app, given: str | None = None) -> Path:
     """Return where the table's certificates are kept: instance/tls unless told."""
     return Path(given) if given else Path(app.instance_path) / "tls"
-
-
-def extra_names(app) -> list[str]:
-    """Return the host names the app is told it is reached by (PUBLIC_URL, TRUSTED_HOSTS)."""
-    names = [h for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()]
-    if app.config.get("PUBLIC_URL"):
-        names.append(urlsplit(app.config["PUBLIC_URL"]).hostname or "")
-    return names
-
-
-def https_server(app, host: str, port: int, folder: Path):
-    """Return a cheroot server for the app over TLS on the certificate in `folder`, made
-    there first if need be, and what was made.
-
-    waitress, which serves plain HTTP, has no TLS; cheroot (CherryPy's server: pure Python,
-    threaded like waitress, well kept) wraps its connections with Python's own ssl module.
-    """
-    from cheroot import wsgi
-    from cheroot.ssl.builtin import BuiltinSSLAdapter
-
-    made = tls.ensure(folder, extra_names(app))
-    app.config["TLS_FOLDER"] = str(folder)
-    app.config["SESSION_COOKIE_SECURE"] = True  # the session cookie is never sent in clear
-    from cheroot.workers.threadpool import ThreadPool
-
-    class Growing(ThreadPool):
-        """cheroot's pool, grown by a worker whenever a connection comes and no idle worker
-        is left for it (idle ones may already be spoken for by connections waiting)."""
-
-        def put(self, obj):
-            if self.idle <= self._queue.qsize() and len(self._threads) < self.max:
-                # Started, not waited for (grow() would hold the accepting thread 0.1 s).
-                self._threads.append(self._spawn_worker())
-            super().put(obj)
-
-    class Server(wsgi.Server):
-        """cheroot's server, saying what an operator needs on the app's log. What it says
-        of each connection a phone opens before it trusts the table's certificate (the
-        handshake dropped: ten lines a visit), of http:// asked on the https port, and of
-        Ctrl+C, is left out."""
-
-        def error_log(self, msg="", level=20, traceback=False):
-            if level < logging.WARNING and any(said in str(msg) for said in EVERY_VISIT):
-                return
-            # Every other line is an operator's to see (a certificate a phone refuses as
-            # expired, no cipher in common), with its time, as the app's own lines are.
-            logging.getLogger("cheroot").log(max(level, logging.WARNING), "%s", msg,
-                                             exc_info=traceback)
-
-    server = Server((host, port), app, numthreads=THREADS, max=HTTPS_THREADS,
-                    server_name="kings-corners", request_queue_size=64, timeout=READ_TIMEOUT)
-    server.requests = Growing(server, min=THREADS, max=HTTPS_THREADS)
-    server.ssl_adapter = BuiltinSSLAdapter(str(made.files.cert), str(made.files.key))
-    return server, made
 
 
 EVERY_INTERFACE = ("0.0.0.0", "::")
@@ -219,7 +154,8 @@ def run(app, host: str, port: int, https: bool = False, folder: str | None = Non
     ready(app)
     data = f"  Its data (database, secret key, certificates): {app.instance_path}"
     if not https:
-        server = create_server(app, host=host, port=port, **WAITRESS)
+        server = create_server(app, host=host, port=port,
+                               max_request_body_size=biggest_body(app.config), **WAITRESS)
         print("\nKings Corners Scorekeeper is running.\n"
               + "\n".join(banner("http", port, host)))
         print(data + "\nPress Ctrl+C to stop.\n", flush=True)

@@ -8,7 +8,7 @@ import hashlib
 import secrets
 from pathlib import Path
 
-from flask import Flask, current_app, has_request_context, request, url_for
+from flask import Flask, Request, current_app, has_request_context, request, url_for
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
@@ -17,8 +17,8 @@ from .. import variants
 from ..extensions import compress, csrf
 from ..words import signed
 from . import bidi, faults, i18n, passcode
-from .pages import read_body
-from .security import guard
+from .pages import BoundedFormParser, read_body
+from .security import guard, trusted_ipv6
 from .views import (
     backup,
     cards,
@@ -45,6 +45,7 @@ BLUEPRINTS = (backup, cards, games, hands, history, join, languages, logs, main,
 def init(app: Flask) -> None:
     """Put the web side on the app: the checks every request goes through, the blueprints,
     the templates' helpers and the pages for a machine's faults."""
+    app.request_class = TableRequest
     guard(app)
     app.before_request(read_body)  # first: before CSRF, the passcode or any database read
     csrf.init_app(app)
@@ -57,6 +58,27 @@ def init(app: Flask) -> None:
         app.register_blueprint(module.bp)
     _template_helpers(app)
     faults.register(app)  # a full disk, a read-only database, a lost server: a page, 503
+
+
+class TableRequest(Request):
+    """Flask's request, its form taken apart in bounded memory (pages.BoundedFormParser),
+    answered on a trusted IPv6 address too (security.trusted_ipv6)."""
+
+    form_data_parser_class = BoundedFormParser
+
+    _trusted: list[str] | None = None
+
+    @property
+    def trusted_hosts(self) -> list[str] | None:
+        """The hosts Werkzeug checks the Host header against (Flask sets TRUSTED_HOSTS):
+        none left to check when it is a trusted IPv6 address, checked here."""
+        if trusted_ipv6(self.headers.get("host"), self._trusted):
+            return None
+        return self._trusted
+
+    @trusted_hosts.setter
+    def trusted_hosts(self, hosts: list[str] | None) -> None:
+        self._trusted = hosts
 
 
 class IdConverter(IntegerConverter):

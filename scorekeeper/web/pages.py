@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from flask import abort, current_app, render_template, request, url_for
 from flask_babel import gettext
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+from werkzeug.formparser import FormDataParser
 
 from .. import variants
 from ..db import Loaded, read_game
@@ -125,10 +127,12 @@ def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
             "chart_title": charts.game_chart_title(game.core), "watching": watching}
 
 
-def body_limit(config_key: str):
-    """Mark a POST view whose body may be bigger than a form's: up to `config_key` bytes."""
+def body_limit(config_key: str, fields: bool = False):
+    """Mark a POST view that takes a file bigger than a form may be: a multipart body of up
+    to `config_key` bytes, its file going to a temporary file as it comes; its text fields
+    too when `fields` (a game log pasted). Any other body it gets is a form's."""
     def mark(view):
-        view.body_limit = config_key
+        view.body_limit = (config_key, fields)
         return view
     return mark
 
@@ -137,17 +141,21 @@ def read_body() -> None:
     """Read a change's whole body before anything else is done with it.
 
     A phone on a poor connection may take seconds to send its form; it is read here, before
-    the CSRF check, the passcode or the database, so no lock is held while it arrives. A
-    form's fields are kept in memory, a file goes to a temporary file as it comes, and the
-    size allowed is the view's own (`body_limit`), else MAX_CONTENT_LENGTH.
+    the CSRF check, the passcode or the database, so no lock is held while it arrives. Every
+    body is bounded before a byte of it is parsed: by MAX_CONTENT_LENGTH (a form), or, for a
+    view that takes a file (`body_limit`), by its own limit when it comes as a file does
+    (multipart). Werkzeug refuses one bigger from its Content-Length, or as it streams in.
+    A form's fields are kept in memory (taken apart by BoundedFormParser), a file goes to a
+    temporary file as it comes. A request for no page at all is not read.
     """
-    if request.method in ("GET", "HEAD", "OPTIONS"):
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.routing_exception:
         return
     view = current_app.view_functions.get(request.endpoint or "")
-    limit = getattr(view, "body_limit", None)
-    if limit:
+    limit, fields = getattr(view, "body_limit", (None, False))
+    if limit and request.mimetype == "multipart/form-data":
         request.max_content_length = current_app.config[limit]
-        request.max_form_memory_size = current_app.config[limit]
+        if fields:
+            request.max_form_memory_size = current_app.config[limit]
     try:
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             request.form  # noqa: B018  (parsing it reads the body)
@@ -157,3 +165,49 @@ def read_body() -> None:
         # A body cut short or garbled: what was read is all the view gets, and it says so.
         # (RequestEntityTooLarge, a BadRequest's cousin, is not caught: it answers 413.)
         pass
+
+
+_SLICE = 4096  # bytes of a field decoded at a time
+
+
+class BoundedFormParser(FormDataParser):
+    """Werkzeug's form parser, with a form's fields (application/x-www-form-urlencoded)
+    taken apart in memory a small multiple of the body's size.
+
+    Werkzeug decodes such a body whole with Python's parse_qsl, which splits each field at
+    every "%": a body of "%25" repeated took about 85 bytes of memory per byte sent (a 20 MB
+    one, 1.7 GB). Here each field is decoded a slice at a time, and a body of more fields
+    than MAX_FORM_PARTS is refused (413) before any is decoded, as Werkzeug refuses such a
+    multipart body.
+    """
+
+    def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        body = stream.read()  # bounded: it stops at max_content_length...
+        if stream.read(1):  # ...where one sent without its length goes on: 413 (Werkzeug)
+            raise RequestEntityTooLarge()
+        if self.max_form_parts is not None and body.count(b"&") >= self.max_form_parts:
+            raise RequestEntityTooLarge()
+        items = []
+        for pair in body.split(b"&"):
+            if pair:
+                name, _, value = pair.partition(b"=")
+                items.append((_unquoted(name), _unquoted(value)))
+        return stream, self.cls(items), self.cls()
+
+
+def _unquoted(raw: bytes) -> str:
+    """Return a form's name or value decoded ("+" a space, "%XX" a byte, UTF-8; a byte that
+    is not UTF-8 kept as its %XX, as Werkzeug keeps it), a slice at a time."""
+    raw = raw.replace(b"+", b" ")
+    if b"%" not in raw:
+        return raw.decode("utf-8", "werkzeug.url_quote")
+    decoded = bytearray()
+    start = 0
+    while start < len(raw):
+        end = min(start + _SLICE, len(raw))
+        cut = raw.rfind(b"%", end - 2, end)  # a "%XX" is never cut in two
+        if cut != -1 and end < len(raw):
+            end = cut
+        decoded += unquote_to_bytes(raw[start:end])
+        start = end
+    return decoded.decode("utf-8", "werkzeug.url_quote")

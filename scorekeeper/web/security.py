@@ -9,7 +9,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import os
+import re
 import socket
 from urllib.parse import urlsplit
 
@@ -32,7 +35,7 @@ HEADERS = {
 
 def trusted_hosts(public_url: str | None, extra: str = "") -> list[str]:
     """Return the host names and addresses the app answers to."""
-    hosts = ["localhost", "127.0.0.1", *lan_addresses()]
+    hosts = ["localhost", "127.0.0.1", "::1", *lan_addresses()]
     name = socket.gethostname().lower()
     if name and name != "localhost":
         hosts += [name, f"{name}.local"]
@@ -40,6 +43,27 @@ def trusted_hosts(public_url: str | None, extra: str = "") -> list[str]:
         hosts.append((urlsplit(public_url).hostname or "").lower())
     hosts += [h.strip().lower() for h in extra.split(",") if h.strip()]
     return list(dict.fromkeys(h for h in hosts if h))
+
+
+_IPV6_HOST = re.compile(r"\[([0-9a-f:.]+)\](?::[1-9][0-9]{0,4})?", re.IGNORECASE)
+
+
+def trusted_ipv6(header: str | None, trusted: list[str] | None) -> bool:
+    """Tell whether a Host header is one of the trusted IPv6 addresses, as a browser
+    writes it ([::1]:8000). Werkzeug matches none: it cuts a trusted name at its first
+    colon, so `--host ::`'s own address, http://[::1]:8000/, was answered 400."""
+    found = _IPV6_HOST.fullmatch(header or "")
+    if found is None or trusted is None:
+        return False
+    try:
+        address = ipaddress.IPv6Address(found[1])
+    except ValueError:
+        return False
+    for host in trusted:
+        with contextlib.suppress(ValueError):
+            if ipaddress.IPv6Address(host.strip("[]")) == address:
+                return True
+    return False
 
 
 def guard(app: Flask) -> None:

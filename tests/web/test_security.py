@@ -67,7 +67,7 @@ def test_the_hosts_come_from_the_machine_public_url_and_configuration(monkeypatc
     monkeypatch.setattr(security, "lan_addresses", lambda: ("192.168.1.23",))
     monkeypatch.setattr(security.socket, "gethostname", lambda: "Den-Laptop")
     hosts = security.trusted_hosts("http://cards.home:8000/", "tv.lan, Kitchen.Lan ")
-    assert hosts == ["localhost", "127.0.0.1", "192.168.1.23", "den-laptop",
+    assert hosts == ["localhost", "127.0.0.1", "::1", "192.168.1.23", "den-laptop",
                      "den-laptop.local", "cards.home", "tv.lan", "kitchen.lan"]
 
 

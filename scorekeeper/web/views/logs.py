@@ -31,7 +31,7 @@ def export(game_id: int):
 # keeping what was typed, instead of with the bare CSRF error page.
 @csrf.exempt
 # Refused before it is read when bigger than any game log (errors.py says so).
-@body_limit("LOG_MAX_BYTES")
+@body_limit("LOG_MAX_BYTES", fields=True)  # a log pasted is a field
 def import_game():
     """Take a game log, uploaded or pasted, and add it as a new game."""
     form = ImportForm()

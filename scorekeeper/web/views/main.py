@@ -155,8 +155,10 @@ def too_big(error):
                                    url_for("logs.import_game")),
               "backup.restore": (gettext("A backup"), "RESTORE_MAX_BYTES",
                                  url_for("backup.page"))}
-    what, key, back = limits.get(request.endpoint,
-                                 (gettext("A form"), "MAX_CONTENT_LENGTH", "/"))
+    form = (gettext("A form"), "MAX_CONTENT_LENGTH", "/")
+    # A page that takes a file takes it as a file (multipart); any other body is a form's.
+    what, key, back = (limits.get(request.endpoint, form)
+                       if request.mimetype == "multipart/form-data" else form)
     limit = current_app.config[key]
     size = f"{limit / 1024 ** 2:g} MB" if limit >= 1024 ** 2 else f"{limit // 1024 or 1} KB"
     return render_template(

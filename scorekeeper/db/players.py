@@ -23,6 +23,7 @@ from .models import (
     Round,
     Seat,
 )
+from .seasons import in_season
 
 NAME_MAX = 40
 JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words
@@ -69,14 +70,17 @@ def player_for(name: str) -> Player:
 ROSTER = select(Player.id, Player.name).order_by(Player.name_key)
 
 
-def roster(games=None) -> list:
-    """Return every player on the roster, by name: rows of (id, name); with `games` (a
-    condition on a game: a season's days), those who sat down to one of those games."""
-    query = ROSTER
-    if games is not None:
-        query = query.where(Player.id.in_(
-            select(Seat.player_id).join(Game, Game.id == Seat.game_id).where(games)))
-    return db.session.connection().execute(query).all()
+# Those who sat down to a game of the season bound (db.seasons.in_season).
+_ROSTER_OF_SEASON = ROSTER.where(Player.id.in_(
+    select(Seat.player_id).join(Game, Game.id == Seat.game_id).where(in_season(Game.played_on))))
+
+
+def roster(season: dict | None = None) -> list:
+    """Return every player on the roster, by name: rows of (id, name); with `season` (its
+    values bound: reports.seasons.Shown.bound), those who sat down to one of its games."""
+    if season is None:
+        return db.session.connection().execute(ROSTER).all()
+    return db.session.connection().execute(_ROSTER_OF_SEASON, season).all()
 
 
 _ANYONE_ELSE = select(Player.id).where(Player.id != bindparam("player")).limit(1)

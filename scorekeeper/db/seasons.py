@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import Date, Integer, extract, func, select
+from sqlalchemy import Date, Integer, bindparam, exists, extract, func, select, tuple_
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
@@ -132,6 +132,55 @@ def _year_of_in_sqlite(element, compiler, **kw):
     # SQLite keeps a date and time as SQLAlchemy writes it, "2026-11-21 20:00:00.000000":
     # its first four characters are the year, read without parsing it as strftime would.
     return f"CAST(substr({compiler.process(element.clauses, **kw)}, 1, 4) AS INTEGER)"
+
+
+class day_of(FunctionElement):  # noqa: N801 (an SQL function, named as one)
+    """The day of a date and time, as a date."""
+
+    type = Date()
+    inherit_cache = True
+
+
+@compiles(day_of)
+def _day_of(element, compiler, **kw) -> str:
+    return f"CAST({compiler.process(element.clauses, **kw)} AS DATE)"
+
+
+@compiles(day_of, "sqlite")
+def _day_of_in_sqlite(element, compiler, **kw) -> str:
+    # "2026-11-21 20:00:00.000000" as SQLAlchemy writes it: its first ten characters are
+    # the day, as a date is kept.
+    return f"substr({compiler.process(element.clauses, **kw)}, 1, 10)"
+
+
+# The season a statement is narrowed to, bound when it runs (reports.seasons.Shown.bound):
+# its first and last day (and the day after it), and its rank among the seasons that may
+# hold a day, (first day, id): a named season's own, a year's below every named season's.
+FIRST, LAST, UNTIL, BEGUN, RANK = (
+    bindparam("season_first", type_=Date()), bindparam("season_last", type_=Date()),
+    bindparam("season_until", type_=Date()), bindparam("season_begun", type_=Date()),
+    bindparam("season_rank", type_=Integer()))
+
+
+def _held_above(day):
+    """Return the condition that a named season ranked above the one bound holds a day (a
+    date in SQL): one begun later, or the same day and named later; for a year, any."""
+    other = aliased(Season)
+    return exists().where(other.first_day <= day, other.last_day >= day,
+                          tuple_(other.first_day, other.id) > tuple_(BEGUN, RANK))
+
+
+def in_season(day):
+    """Return the condition that a date column's day is in the season bound: between its
+    first and last day, and held by no named season ranked above it. One condition however
+    many stretches of days the season is cut into, and however many seasons are named."""
+    return day.between(FIRST, LAST) & ~_held_above(day)
+
+
+def began_in_season(moment):
+    """Return the condition that a date and time column's day is in the season bound (the
+    range read along the column's index, as a date and time)."""
+    return (moment >= FIRST) & (moment < UNTIL) & ~_held_above(day_of(moment))
 
 
 def latest_each_year(model, column: str, kept):

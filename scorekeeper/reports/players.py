@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import lru_cache
 from operator import itemgetter
 
 from flask_babel import gettext
@@ -20,6 +19,7 @@ from sqlalchemy import Integer, bindparam, case, cast, func, select, tuple_
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultFact, ResultPair, ResultSeat
+from ..db.seasons import in_season
 from ..extensions import db
 from ..words import day
 from .seasons import EVERYTHING, Shown
@@ -100,27 +100,24 @@ _BY_VARIANT = (select(ResultSeat.variant, ResultSeat.over, ResultSeat.won, func.
 _FACTS = select(ResultFact.fact, func.sum(ResultFact.value)).group_by(ResultFact.fact)
 
 
-def within(query, game_id, shown: Shown):
-    """Return a statement narrowed to the games of a season (as it is, for all time)."""
-    if shown.days is None:
+def within(query, game_id, season: bool):
+    """Return a statement narrowed to the games of the season bound (as it is, for all
+    time)."""
+    if not season:
         return query
-    return query.where(game_id.in_(select(Game.id).where(shown.games())))
+    return query.where(game_id.in_(select(Game.id).where(in_season(Game.played_on))))
 
 
-def mine(query, game_id, player_id, shown: Shown):
-    """Return a statement narrowed to the player's rows (PLAYER) of a season's games, or of
-    all time. For all time they are found by the player's index; for a season, by the
-    season's games, each game's row of the player looked up by its key (game, player): the
-    player's index would read every game of theirs since the first and keep a season's few
-    (a season's head-to-head at ten years 1.4 -> 0.4 ms of SQLite)."""
-    if shown.days is None:
+def mine(query, game_id, player_id, season: bool):
+    """Return a statement narrowed to the player's rows (PLAYER) of the season bound's
+    games, or of all time. For all time they are found by the player's index; for a season,
+    by the season's games, each game's row of the player looked up by its key (game,
+    player): the player's index would read every game of theirs since the first and keep a
+    season's few (a season's head-to-head at ten years 1.4 -> 0.4 ms of SQLite)."""
+    if not season:
         return query.where(player_id == PLAYER)
     return query.where(tuple_(game_id, player_id).in_(
-        select(Game.id, cast(PLAYER, Integer)).where(shown.games())))
-
-
-BY_VARIANT = mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, EVERYTHING)
-FACTS = mine(_FACTS, ResultFact.game_id, ResultFact.player_id, EVERYTHING)
+        select(Game.id, cast(PLAYER, Integer)).where(in_season(Game.played_on))))
 
 
 # Per night (a game outside any night counts on its own day): games and wins, grouped
@@ -128,12 +125,12 @@ FACTS = mine(_FACTS, ResultFact.game_id, ResultFact.player_id, EVERYTHING)
 _DAY = case((Game.night_id.is_(None), Game.played_on))
 
 
-def _nights_of(shown: Shown):
+def _nights_of(season: bool):
     per_night = (select(Game.night_id.label("night_id"), _DAY.label("alone"),
                         func.count().label("games"), _WINS.label("wins"))
                  .join(ResultSeat, ResultSeat.game_id == Game.id)
                  .where(ResultSeat.over.is_(True)))
-    per_night = mine(per_night, ResultSeat.game_id, ResultSeat.player_id, shown)
+    per_night = mine(per_night, ResultSeat.game_id, ResultSeat.player_id, season)
     per_night = per_night.group_by(Game.night_id, _DAY).subquery()
     return (select(per_night.c.night_id, per_night.c.alone, Night.started_at, Night.name,
                    per_night.c.games, per_night.c.wins)
@@ -143,28 +140,25 @@ def _nights_of(shown: Shown):
 # Finished games shared with each other player, counted by outcome (ahead 1, level 0,
 # behind -1) as the index holds them, in its order: no sum to work out per row. Their
 # names are joined on once the few rows are counted.
-def _versus_of(shown: Shown):
+def _versus_of(season: bool):
     counted = select(ResultPair.other_id.label("other_id"),
                      ResultPair.outcome.label("outcome"), func.count().label("games"))
-    counted = mine(counted, ResultPair.game_id, ResultPair.player_id, shown)
+    counted = mine(counted, ResultPair.game_id, ResultPair.player_id, season)
     counted = counted.group_by(ResultPair.other_id, ResultPair.outcome).subquery()
     return (select(counted.c.other_id, Player.name, counted.c.outcome, counted.c.games)
             .join(Player, Player.id == counted.c.other_id))
 
 
-NIGHTS = _nights_of(EVERYTHING)
-VERSUS = _versus_of(EVERYTHING)
-
-
-@lru_cache(maxsize=32)
-def _of_season(days) -> tuple:
-    """Return the statements of a player's page and the roster narrowed to a season's days,
-    built once a season (building them costs more than SQLite takes to answer them)."""
-    shown = Shown("", days)
-    return (mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, shown),
-            mine(_FACTS, ResultFact.game_id, ResultFact.player_id, shown), _nights_of(shown),
-            _versus_of(shown),
-            within(RECORDS, ResultSeat.game_id, shown))
+# A player's page and the roster, of all time (False) or of the season bound (True): built
+# once (building them costs more than SQLite takes to answer them).
+BY_VARIANT, FACTS, NIGHTS, VERSUS, SEATS = (
+    {season: mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, season)
+     for season in (False, True)},
+    {season: mine(_FACTS, ResultFact.game_id, ResultFact.player_id, season)
+     for season in (False, True)},
+    {season: _nights_of(season) for season in (False, True)},
+    {season: _versus_of(season) for season in (False, True)},
+    {season: within(RECORDS, ResultSeat.game_id, season) for season in (False, True)})
 NAMES = select(Player.id, Player.name)
 
 
@@ -179,8 +173,9 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
     """Return every player's finished games and wins, by id (the roster knows the names),
     in a season or for all time."""
     counted: dict[int, list[int]] = {}  # player: [played, wins]
-    query = RECORDS if shown.days is None else _of_season(shown.days)[4]
-    for over, player, won, games in db.session.connection().execute(query).all():
+    season = shown.bound
+    for over, player, won, games in db.session.connection().execute(
+            SEATS[season is not None], season or {}).all():
         if not over:
             continue
         counts = counted.setdefault(player, [0, 0])
@@ -216,12 +211,11 @@ class Details:
 def summary(player: Player, shown: Shown = EVERYTHING) -> Summary:
     """Return a player's games and wins by variant and their hands' facts, of a season's
     games or of all time: two grouped statements along the results cache's indexes."""
-    mine = {"player": player.id}
+    season = shown.bound
+    mine = {"player": player.id, **(season or {})}
     run = db.session.connection().execute
-    by_variant_, facts = (BY_VARIANT, FACTS) if shown.days is None else _of_season(
-        shown.days)[:2]
     won, unfinished = {}, 0
-    for variant, over, winner, games in run(by_variant_, mine).all():
+    for variant, over, winner, games in run(BY_VARIANT[season is not None], mine).all():
         if over:
             before = won.get(variant, Record())
             won[variant] = Record(before.played + games, before.wins + (games if winner else 0))
@@ -231,19 +225,19 @@ def summary(player: Player, shown: Shown = EVERYTHING) -> Summary:
     overall = Record(sum(r.played for r in by_variant.values()),
                      sum(r.wins for r in by_variant.values()))
     return Summary(player.name, overall, by_variant, unfinished,
-                   Facts({fact: int(value) for fact, value in run(facts, mine).all()}))
+                   Facts({fact: int(value) for fact, value in
+                         run(FACTS[season is not None], mine).all()}))
 
 
 def details(player: Player, shown: Shown = EVERYTHING) -> Details:
     """Return a player's nights (how many, the best, the win rate after each, spread for a
     chart) and head-to-head, of a season's games or of all time."""
-    mine = {"player": player.id}
+    season = shown.bound
+    mine = {"player": player.id, **(season or {})}
     run = db.session.connection().execute
-    nights_, versus_ = (NIGHTS, VERSUS) if shown.days is None else _of_season(
-        shown.days)[2:4]
-    nights, best, points = _nights(run(nights_, mine).all())
+    nights, best, points = _nights(run(NIGHTS[season is not None], mine).all())
     shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
-    for other, name, outcome, games in run(versus_, mine).all():
+    for other, name, outcome, games in run(VERSUS[season is not None], mine).all():
         counts = shared.setdefault(other, [name, 0, 0, 0])
         counts[1] += games
         if outcome:

@@ -24,9 +24,11 @@ from sqlalchemy import bindparam, case, func, literal, select, tuple_, union_all
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultBest
+from ..db.seasons import in_season
 from ..extensions import db
 from ..variants import RecordLine
 from ..words import day
+from .seasons import Shown
 
 
 @dataclass(frozen=True)
@@ -61,18 +63,18 @@ def _lines(variant: str | None = None) -> list[tuple[str, RecordLine]]:
             if variant in (None, home.name) for line in home.record_lines]
 
 
-# The statements are built once for each shape (which variant, which days are given, the
-# table's or a player's) and the days and the player bound when they run: building them
-# costs ten times what SQLite takes to answer them.
+# The statements are built once for each shape (which variant, which days are given or a
+# season, the table's or a player's) and the days, the season and the player bound when they
+# run: building them costs ten times what SQLite takes to answer them.
 FIRST_DAY, LAST_DAY, PLAYER = (bindparam("first_day"), bindparam("last_day"),
                                bindparam("player"))
 
 
 def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
-         last: bool = False):
+         last: bool = False, season: bool = False):
     """Return the statement of the first best that is the most of `fact` in `variant` (a
-    player's own; between two days): the most, read from the top of the index, then the
-    first to set it, the first entry of that value in the same index."""
+    player's own; between two days; in the season bound): the most, read from the top of
+    the index, then the first to set it, the first entry of that value in the same index."""
     where = [ResultBest.variant == variant, ResultBest.fact == fact]
     if player:
         where.append(ResultBest.player_id == PLAYER)
@@ -80,6 +82,8 @@ def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
         where.append(ResultBest.played_on >= FIRST_DAY)
     if last:
         where.append(ResultBest.played_on <= LAST_DAY)
+    if season:
+        where.append(in_season(ResultBest.played_on))
     most = (select(ResultBest.value).where(*where).order_by(ResultBest.value.desc()).limit(1)
             .scalar_subquery())
     return (select(ResultBest.variant, ResultBest.fact, ResultBest.value, ResultBest.player_id,
@@ -90,13 +94,14 @@ def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
 
 
 @lru_cache(maxsize=64)
-def _statement(variant: str | None, player: bool, first: bool, last: bool):
+def _statement(variant: str | None, player: bool, first: bool, last: bool, season: bool):
     """Return the one statement of the table's records (and a player's bests, with
     `player`), each with its player's and night's names."""
     lines = _lines(variant)
-    tops = [_top(name, line.fact, first=first, last=last) for name, line in lines]
+    tops = [_top(name, line.fact, first=first, last=last, season=season)
+            for name, line in lines]
     if player:
-        tops += [_top(name, line.fact, player=True, first=first, last=last)
+        tops += [_top(name, line.fact, player=True, first=first, last=last, season=season)
                  for name, line in lines]
     found = union_all(*(select(top.subquery()) for top in tops)).subquery()
     return (select(found, Game.night_id, Player.name, Night.name.label("night_name"))
@@ -106,17 +111,19 @@ def _statement(variant: str | None, player: bool, first: bool, last: bool):
 
 
 def _read(variant: str | None, player_id: int | None, first_day: date | None,
-          last_day: date | None) -> list:
+          last_day: date | None, season: Shown | None = None) -> list:
     """Return the rows of the table's records (and a player's bests)."""
     if not _lines(variant):
         return []
+    bound = season.bound if season is not None else None
     statement = _statement(variant, player_id is not None, first_day is not None,
-                           last_day is not None)
+                           last_day is not None, bound is not None)
     # Through the connection: the session's way round (its ORM compiling of the union)
     # took longer than SQLite took to answer it.
     return db.session.connection().execute(statement, {"player": player_id,
                                                        "first_day": first_day,
-                                                       "last_day": last_day}).all()
+                                                       "last_day": last_day,
+                                                       **(bound or {})}).all()
 
 
 def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
@@ -135,41 +142,25 @@ def _grouped(bests, lines: list[tuple[str, RecordLine]], key) -> dict[str, list]
     return grouped
 
 
-def _over(days, read) -> list:
-    """Return the rows `read(first_day, last_day)` gives over runs of days (a season's; None
-    for all time): each record the most of its runs', the earlier run's on a tie."""
-    if days is None:
-        return read(None, None)
-    kept: dict[tuple, object] = {}
-    for first, last in days:
-        for row in read(first, last):
-            key = (row.variant, row.fact, row.mine)
-            if key not in kept or row.value > kept[key].value:
-                kept[key] = row
-    return list(kept.values())
-
-
 def records(variant: str | None = None, first_day: date | None = None,
-            last_day: date | None = None, days=None) -> dict[str, list[Best]]:
+            last_day: date | None = None, season: Shown | None = None) -> dict[str, list[Best]]:
     """Return the table's records by variant (of one variant, with `variant`; set between
-    two days, both counted, with `first_day` and `last_day`; or on a season's runs of days,
-    `days`), each held by the first to set it: one statement (a run of days)."""
+    two days, both counted, with `first_day` and `last_day`; or in a season, however its
+    days are cut), each held by the first to set it: one statement."""
     lines = _lines(variant)
-    rows = (_read(variant, None, first_day, last_day) if days is None
-            else _over(days, lambda first, last: _read(variant, None, first, last)))
+    rows = _read(variant, None, first_day, last_day, season)
     said = {(name, line.fact): line for name, line in lines}
     return _grouped((_best(row, said) for row in rows), lines, lambda b: b)
 
 
 def player_records(player_id: int, first_day: date | None = None,
-                   last_day: date | None = None, days=None) -> dict[str, list[PlayerBest]]:
+                   last_day: date | None = None,
+                   season: Shown | None = None) -> dict[str, list[PlayerBest]]:
     """Return a player's personal bests by variant (set between two days, with `first_day`
-    and `last_day`; or on a season's runs of days, `days`), each marked where it is the
-    table's record or equals it: one statement (a run of days), the player's bests and the
-    table's records read together."""
+    and `last_day`; or in a season), each marked where it is the table's record or equals
+    it: one statement, the player's bests and the table's records read together."""
     lines = _lines()
-    rows = (_read(None, player_id, first_day, last_day) if days is None
-            else _over(days, lambda first, last: _read(None, player_id, first, last)))
+    rows = _read(None, player_id, first_day, last_day, season)
     said = {(name, line.fact): line for name, line in lines}
     table = {(row.variant, row.fact): row for row in rows if not row.mine}
     mine = []

@@ -2,9 +2,10 @@
 
 A day in a named season belongs to it; of two named seasons that overlap, the one that began
 later holds the days they share (a Christmas cup inside a winter league), so every day is in
-exactly one season. A season's days are therefore a few runs of days (a year with a named
-season inside it is the days before and the days after), and a page seen for a season reads
-the games played on those days.
+exactly one season. A season's days are therefore runs of days (a year with a named season
+inside it is the days before and the days after), and a page seen for a season reads the
+games played on those days: with one condition, "the season holding the day is this one"
+(db.seasons.in_season), however many runs of days a season is cut into.
 
 History, the roster and each player's page are seen for one season or for all time; the
 season shown unless another is asked for is the current one (the one today falls in), or,
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from sqlalchemy import false, or_, select
+from sqlalchemy import select
 
 from ..db.models import Game, Season
 from ..db.seasons import ALL, is_year, latest_each_year
@@ -36,6 +37,7 @@ class NamedSeason:
     name: str
     first_day: date
     last_day: date
+    id: int = 0  # the later named of two begun the same day holds the days they share
 
 
 class Calendar:
@@ -44,7 +46,7 @@ class Calendar:
     so that finding a day's season or a season's days does not read every named season."""
 
     def __init__(self, named: Sequence[NamedSeason] = ()) -> None:
-        self.names = {season.name for season in named}
+        self.named = {season.name: season for season in named}
         self.runs: list[tuple[date, date, str]] = []  # each run's first and last day, holder
         order = sorted((season.first_day, index) for index, season in enumerate(named)
                        if season.first_day <= season.last_day)
@@ -81,7 +83,7 @@ class Calendar:
         """Return a season's days as runs of days, oldest first (none for a season that does
         not exist, or whose every day a later named season holds)."""
         if not is_year(name):
-            if name not in self.names:
+            if name not in self.named:
                 return ()
             return tuple((first, last) for first, last, holder in self.runs if holder == name)
         start, end = date(int(name), 1, 1), date(int(name), 12, 31)
@@ -99,6 +101,14 @@ class Calendar:
         return tuple(days)
 
 
+    def shown(self, name: str) -> Shown:
+        """Return a season as a page is seen for it: its days, and its rank among the
+        seasons that hold days (a year's below every named season's)."""
+        season = self.named.get(name) if not is_year(name) else None
+        rank = (season.first_day, season.id) if season else (date.min, 0)
+        return Shown(name, self.days_of(name), rank)
+
+
 def season_of(day: date, named: Sequence[NamedSeason] = ()) -> str:
     """Return the name of the season a day falls in: a named season that holds it (of two
     that overlap, the one that began later, then the later named in the list), else its
@@ -112,18 +122,15 @@ def days_of(name: str, named: Sequence[NamedSeason] = ()) -> Days:
     return Calendar(named).days_of(name)
 
 
-def on_days(column, days: Days):
-    """Return the condition that a date column falls on one of these days."""
-    return or_(*(column.between(first, last) for first, last in days)) if days else false()
-
-
 @dataclass(frozen=True)
 class Shown:
     """The season a page is seen for: its key in a link ("2026", a named season's name, or
-    "all"), and its days (None for all time)."""
+    "all"), its days (None for all time) and its rank among the seasons that may hold a day
+    (its first day and id; a year's below every named season's)."""
 
     key: str
     days: Days | None
+    rank: tuple[date, int] = (date.min, 0)
 
     @property
     def all_time(self) -> bool:
@@ -136,9 +143,16 @@ class Shown:
             return None
         return (self.days[0][0], self.days[-1][1]) if self.days else (date.max, date.min)
 
-    def games(self):
-        """The condition that a game is in it (None for all time: every game is)."""
-        return None if self.days is None else on_days(Game.played_on, self.days)
+    @property
+    def bound(self) -> dict | None:
+        """The values a statement narrowed to it is run with (db.seasons.in_season); None
+        for all time."""
+        if self.span is None:
+            return None
+        first, last = self.span
+        return {"season_first": first, "season_last": last,
+                "season_until": last + ONE_DAY, "season_begun": self.rank[0],
+                "season_rank": self.rank[1]}
 
 
 EVERYTHING = Shown(ALL, None)
@@ -146,7 +160,8 @@ EVERYTHING = Shown(ALL, None)
 
 # Built once: every page seen for a season asks. A write asks through its session, so a
 # season named and not yet flushed is seen.
-_NAMED = select(Season.name, Season.first_day, Season.last_day).order_by(Season.id)
+_NAMED = (select(Season.name, Season.first_day, Season.last_day, Season.id)
+          .order_by(Season.id))
 
 
 def named(session=None) -> list[NamedSeason]:
@@ -221,6 +236,6 @@ def choose(asked: str | None, today: date | None = None) -> Choice | None:
         return Choice(EVERYTHING, tuple(seasons), current, usual, calendar)
     else:
         key = asked
-        if key not in seasons and key != current and key not in calendar.names:
+        if key not in seasons and key != current and key not in calendar.named:
             return None
-    return Choice(Shown(key, calendar.days_of(key)), tuple(seasons), current, usual, calendar)
+    return Choice(calendar.shown(key), tuple(seasons), current, usual, calendar)

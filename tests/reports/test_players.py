@@ -78,7 +78,7 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
         for name, inside in (("2025", lambda d: d.year == 2025 and not 3 <= d.day <= 4),
                              ("Midsummer", lambda d: d.year == 2025 and 3 <= d.day <= 4),
                              ("2026", lambda d: d.year == 2026)):
-            shown = seasons.Shown(name, seasons.days_of(name, named))
+            shown = seasons.Calendar(named).shown(name)
             # The season's page: each variant's ratings at its end, read in one statement.
             ends = ratings.season_rosters(name)
             assert ends and ends == {

@@ -7,10 +7,11 @@ import re
 from datetime import date, timedelta
 
 import pytest
-from sqlalchemy import func, insert, select
+from sqlalchemy import event, func, insert, select
 
 from scorekeeper.db.models import Game, Player, RatingStep, Season
 from scorekeeper.extensions import db
+from scorekeeper.reports import ratings
 from tests.helpers import alerts, fill, import_log, start_game, with_part
 
 # fill(): weekly nights from Fri 8 Jan 2016, two finished penalty games each, all four
@@ -257,6 +258,58 @@ def test_a_thousand_named_seasons_leave_every_page_that_lists_them_up(either):
 
 def test_ten_thousand_named_seasons_leave_every_page_that_lists_them_up(app, client):
     pages_listing_seasons(app, client, 10_000)
+
+
+def test_a_season_cut_into_a_thousand_pieces_leaves_its_pages_up(either):
+    """A long season with 1,000 one-day seasons named inside it on alternate days holds
+    about 1,000 separate stretches of days: each of its pages still answers, counting the
+    games of its own days only (the weekly nights on an odd day from 1 Jan 2016)."""
+    app, client = either, either.test_client()
+    fill(app, NIGHTS, hands=3, ended=True)
+    with app.app_context():
+        db.session.add(Season(name="Long", first_day=date(2016, 1, 1),
+                              last_day=date(2099, 12, 31)))
+        db.session.flush()
+        db.session.execute(insert(Season), [
+            {"name": f"Day {n}", "first_day": date(2016, 1, 1) + timedelta(days=2 * n),
+             "last_day": date(2016, 1, 1) + timedelta(days=2 * n)} for n in range(1000)])
+        ratings.seasons_changed()
+        db.session.commit()
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    # Fridays from 8 Jan 2016, a week apart: every other one falls on an even day, inside
+    # one of the short seasons; Long keeps the other 30 nights, their 60 games.
+    for asked in ("", "?season=Long"):
+        assert "30 game nights" in page(client, f"/history/{asked}"), asked
+        assert "Ann 60 games" in text(page(client, f"/players{asked}")), asked
+        assert "60 games" in text(page(client, f"/players/{ann}{asked}")), asked
+        assert "Ben" in page(client, f"/players/{ann}/more{asked}"), asked
+    season = text(page(client, "/seasons/Long"))
+    assert re.search(r"Most wins .* Ann 60 \d+ ", season)
+    assert "Penalty points ratings" in season and "Most kings left in one hand" in season
+    assert "Long" in page(client, "/seasons/")
+    # One of the short seasons holds one night, its two games.
+    assert "Ann 2 games" in text(page(client, "/players?season=Day%207"))
+    assert "1 game night" in page(client, "/history/?season=Day%207")
+    # Read in as many statements as a season of one stretch of days: not one a stretch.
+    for where in ("/seasons/{}", f"/players/{ann}/more?season={{}}", "/history/?season={}"):
+        assert (statements(app, client, where.format("Long"))
+                == statements(app, client, where.format("Day%207"))), where
+
+
+def statements(app, client, path: str) -> int:
+    """Return how many statements a page runs."""
+    seen: list[str] = []
+
+    def listener(*args) -> None:
+        seen.append(args[2])
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            page(client, path)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", listener)
+    return len(seen)
 
 
 def test_a_season_s_best_ratings_rank_by_the_number_provisional_ones_too(app, client):

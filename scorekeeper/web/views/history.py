@@ -44,15 +44,15 @@ def index():
 def _listing(page: int, season: Seen) -> dict | None:
     """Read a page of the list of nights of a season as the page draws it (None if there
     is no such page)."""
-    days = season.shown.days
-    years, total = night_list.year_pages(PER_PAGE, days)
+    bound = season.shown.bound
+    years, total = night_list.year_pages(PER_PAGE, bound)
     pages = Pages.of(page, -(-total // PER_PAGE), total, season.asked)
     if not 1 <= page <= max(1, pages.last):
         return None
     # Read as plain rows; the years' counts add up to the total: no second count of
     # every night. The pages as Flask-SQLAlchemy's Pagination would count them.
     shown = [history.NightRow(*row)
-             for row in night_list.page_rows(PER_PAGE, (page - 1) * PER_PAGE, days)]
+             for row in night_list.page_rows(PER_PAGE, (page - 1) * PER_PAGE, bound)]
     return {"pages": pages, "months": listed_months(history.night_lines(shown)),
             "years": (year_links(years, page, season.asked)
                       if season.shown.all_time and len(years) > 1 else [])}

@@ -33,7 +33,7 @@ def list_players():
     who sat down to a game of it; for all time, everyone."""
     season = seen("players.roster")
     record = roster.records_by_id(season.shown)
-    players = stored.roster(season.shown.games())
+    players = stored.roster(season.shown.bound)
     listed = Markup(render_template(
         "players/_roster_list.html", players=players, rows=roster_rows(players, record),
         season=season))
@@ -148,7 +148,7 @@ def more(player_id: int):
         versus=versus_rows(player, figures, season.asked),
         rating_chart=_rating_chart(steps, player.name),
         rivals=rivals.rivals(figures.head_to_head, steps, now=season.now),
-        records=records.player_records(player.id, days=shown.days),
+        records=records.player_records(player.id, season=shown),
         page=url_for("players.player", player_id=player.id, season=season.asked),
         season=season)
     return page, 200, {"Vary": FRAGMENT}  # one address: the page, or its part alone

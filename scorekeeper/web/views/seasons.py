@@ -124,6 +124,6 @@ def season(key: str):
     return render_template(
         "seasons/season.html", key=shown.key, days=_days(shown.days or ()),
         standings=standings, ladders=[(name, rows) for name, rows in ladders if rows],
-        records=records.records(days=shown.days),
+        records=records.records(season=shown),
         current=shown.key == choice.current, provisional=ratings.PROVISIONAL,
         history=url_for("history.index", season=shown.key))

@@ -65,7 +65,9 @@ SIZES = """() => {
 }"""
 
 AXE_RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
+  // target-size (WCAG 2.5.8) is off by default in axe; Lighthouse runs it.
+  const result = await axe.run(document, {resultTypes: ["violations"],
+                                          rules: {"target-size": {enabled: true}}});
   return result.violations.map(v => `${v.id}: ${v.help} (${v.nodes.length}): ` +
     v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
 }"""

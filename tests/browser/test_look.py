@@ -65,11 +65,20 @@ SIZES = """() => {
 }"""
 
 AXE_RUN = """async () => {
-  // target-size (WCAG 2.5.8) is off by default in axe; Lighthouse runs it.
-  const result = await axe.run(document, {resultTypes: ["violations"],
-                                          rules: {"target-size": {enabled: true}}});
-  return result.violations.map(v => `${v.id}: ${v.help} (${v.nodes.length}): ` +
+  const said = (result) => result.violations.map(v => `${v.id}: ${v.help} (${v.nodes.length}): ` +
     v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
+  const found = said(await axe.run(document, {resultTypes: ["violations"]}));
+  // Target size and spacing (WCAG 2.5.8, off by default in axe; Lighthouse runs it), the
+  // Save dock set aside: whatever row it is over as the page opens counts as "partially
+  // obscured", on one phone's screen and not another's (docs/testing.md).
+  const docks = [...document.querySelectorAll(".dock")];
+  docks.forEach((dock) => { dock.style.visibility = "hidden"; });
+  try {
+    return found.concat(said(await axe.run(document, {runOnly: ["target-size"],
+                                                      resultTypes: ["violations"]})));
+  } finally {
+    docks.forEach((dock) => { dock.style.visibility = ""; });
+  }
 }"""
 
 

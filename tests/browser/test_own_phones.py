@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.browser.helpers import PHONE, Taps, follows_within, shot, watch
+from tests.helpers import need
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -354,3 +356,18 @@ def test_a_refused_token_is_said_in_a_sentence_and_the_next_tap_goes_through(
     ben.locator("button.key[value='4']").click()  # the page came back with a fresh token
     scorer.locator("[data-parts] li.done").filter(has_text="Ben 4 cards").wait_for()
     scorer.console_errors[:] = [e for e in scorer.console_errors if "400" not in e]
+
+
+def test_a_seated_phones_keys_are_big_enough_and_apart(table_of_phones):
+    # axe's target-size (WCAG 2.5.8, as Lighthouse runs it) on a seated phone at 390x844:
+    # went out, the kings, the cards and the "11 or more" box.
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ben = players[1]
+    axe = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+    need(axe.exists(), "axe-core in node_modules (npm ci)")
+    ben.evaluate(axe.read_text())  # as a tester's tool: not through the page's CSP
+    found = ben.evaluate("""async () => (await axe.run(document.querySelector("[data-mine]"),
+        {runOnly: ["target-size"]})).violations.map((v) => v.nodes.map((n) => n.target))""")
+    assert found == []
+    assert ben.locator("[data-mine] input[name=cards_more]").bounding_box()["height"] >= 44

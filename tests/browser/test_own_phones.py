@@ -371,3 +371,29 @@ def test_a_seated_phones_keys_are_big_enough_and_apart(table_of_phones):
         {runOnly: ["target-size"]})).violations.map((v) => v.nodes.map((n) => n.target))""")
     assert found == []
     assert ben.locator("[data-mine] input[name=cards_more]").bounding_box()["height"] >= 44
+
+
+def test_without_javascript_enter_in_the_box_is_the_cards_left_too(table_of_phones, browser,
+                                                                   live_server):
+    # A phone with scripts off: Enter in a form sends its first button, "I went out",
+    # unless the form's first button is a plain Send.
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann = players[0]
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False,
+                                  base_url=live_server)
+    try:
+        ben = context.new_page()
+        join = re.search(r"/games/\d+/join/[0-9a-f]+",
+                         scorer.locator(".join small").first.inner_text())
+        ben.goto(join.group(0))
+        ben.locator("button[data-seat='1']").click()
+        ben.locator("#take").click()  # his seat, from the phone that had it
+        ben.wait_for_selector("[data-mine]")
+        ann.locator("button.key[value='3']").click()
+        ben.locator("input[name=cards_more]").fill("12")
+        ben.locator("input[name=cards_more]").press("Enter")
+        scorer.locator(".game-head").filter(has_text="1 hand played").wait_for()
+        assert scorer.locator(".standings li[data-name='Ben'] .total").inner_text() == "12"
+    finally:
+        context.close()

@@ -1,6 +1,7 @@
 // The table's main flow in Firefox ESR (Debian's), driven by puppeteer-core over WebDriver
 // BiDi at 390x844: new game, three hands, a correction, undo, another phone's save shown
-// live, dark, Spanish, a chips tap, and no error in the console. Run by
+// live, dark, Spanish, a chips tap, a player's own phone (late parts, 11+ and Enter), and
+// no error in the console. Run by
 // tests/browser/test_firefox.py against a live server: node firefox_flow.mjs BASE_URL.
 import puppeteer from "puppeteer-core";
 
@@ -117,6 +118,54 @@ try {
   await page.waitForFunction(() => !document.querySelector("#live .pending"));
   await page.reload();
   await shows(page, "#live .pot", "4");
+
+  // Every player on their own phone: Ann's phone (this one) and Ben's. Ben's part comes
+  // after the hand was recorded, with a connection and then from the queue once it is
+  // back: his phone says so and shows the next hand. Then, in a stalemate, 12 typed in
+  // the "11 or more" box and Enter: 12 cards, not "I went out".
+  await startGame(page, ["Ann", "Ben"], "Penalty points");
+  const join = await page.$eval(".join small", (e) => e.textContent);
+  const joinPath = join.slice(join.indexOf("/games/")).trim();
+  const game = joinPath.split("/join/")[0];
+  const ben = await (await browser.createBrowserContext()).newPage();
+  await ben.setViewport({ width: 390, height: 844 });
+  watch(ben, "Ben's phone");
+  await ben.goto(base + joinPath);
+  await Promise.all([ben.waitForNavigation(), tap(ben, "button[data-seat='1']")]);
+  await shows(ben, ".mine-head", "Ben");
+  await page.goto(base + game + "/seat");
+  await Promise.all([page.waitForNavigation(), tap(page, "button[data-seat='0']")]);
+  const annOutAndBensPart = async (number, cards) => {  // ✎: Ben's part, on Ann's phone
+    await tap(page, "button[name=went_out]");
+    await shows(page, "[data-parts] li.done", "Ann went out");
+    await page.goto(`${base}${game}/hands/${number}/part?seat=1`);
+    await Promise.all([page.waitForNavigation(), tap(page, "button.key", String(cards))]);
+    await shows(page, ".game-head", `${number} hand`);
+  };
+  await tap(ben, ".my-kings label.tap", "1");  // kings first...
+  await annOutAndBensPart(1, 5);
+  await tap(ben, "button.key", "3");  // ...then the cards, too late
+  await shows(ben, "[data-part-said]", "Hand 1 was recorded already");
+  await shows(ben, ".game-head", "1 hand played");
+  // A weak signal: the part's post fails until the connection is back.
+  await ben.evaluate(() => {
+    const real = window.fetch;
+    window.fetch = (url, options) => (window.cut && String(url).includes("/part")
+      ? Promise.reject(new TypeError("cut")) : real(url, options));
+    window.cut = true;
+  });
+  await tap(ben, "button.key", "4");
+  await shows(ben, "[data-part-said]", "No connection");
+  await annOutAndBensPart(2, 6);
+  await ben.evaluate(() => { window.cut = false; window.dispatchEvent(new Event("online")); });
+  await shows(ben, "[data-part-said]", "Hand 2 was recorded already");
+  await shows(ben, ".game-head", "2 hands played");
+  await tap(page, "button.key", "3");  // Ann holds 3: nobody went out
+  await shows(ben, "[data-parts] li.done", "Ann 3 cards");
+  await ben.type("input[name=cards_more]", "12");
+  await ben.keyboard.press("Enter");
+  await shows(ben, ".game-head", "3 hands played");
+  same(await totals(ben), { Ann: 0, Ben: 23 }, "totals after Ben's own parts");
 } finally {
   await browser.close();
 }

@@ -65,9 +65,20 @@ SIZES = """() => {
 }"""
 
 AXE_RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
-  return result.violations.map(v => `${v.id}: ${v.help} (${v.nodes.length}): ` +
+  const said = (result) => result.violations.map(v => `${v.id}: ${v.help} (${v.nodes.length}): ` +
     v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
+  const found = said(await axe.run(document, {resultTypes: ["violations"]}));
+  // Target size and spacing (WCAG 2.5.8, off by default in axe; Lighthouse runs it), the
+  // Save dock set aside: whatever row it is over as the page opens counts as "partially
+  // obscured", on one phone's screen and not another's (docs/testing.md).
+  const docks = [...document.querySelectorAll(".dock")];
+  docks.forEach((dock) => { dock.style.visibility = "hidden"; });
+  try {
+    return found.concat(said(await axe.run(document, {runOnly: ["target-size"],
+                                                      resultTypes: ["violations"]})));
+  } finally {
+    docks.forEach((dock) => { dock.style.visibility = ""; });
+  }
 }"""
 
 
@@ -169,6 +180,44 @@ def test_no_text_under_14px_on_any_page(walk, scheme):
 def test_every_tap_target_is_at_least_44_by_44(walk):
     found = walk("light")
     assert not any(f["targets"] for f in found.values()), report(found, "targets")
+
+
+# Each key of a form and how much of it the Save dock covers, as the page opens.
+UNDER_DOCK = """() => {
+  const dock = document.querySelector(".dock .button").getBoundingClientRect();
+  const keys = [...document.querySelectorAll(
+    "form .tap, form .other input, form .key, form summary")].filter(
+    (el) => !el.closest(".dock") && el.getBoundingClientRect().height > 0);
+  return keys.map((el) => {
+    const box = el.getBoundingClientRect();
+    const covered = Math.max(0, Math.min(box.bottom, dock.bottom) - Math.max(box.top, dock.top));
+    return [el.id || el.textContent.trim() || el.name, Math.round(covered),
+            Math.round(box.height)];
+  }).filter(([, covered, height]) => covered > 0 && covered < height);
+}"""
+
+
+@pytest.mark.parametrize("screen", [PHONE, {"width": 412, "height": 823}],
+                         ids=["390x844", "lighthouse-412x823"])
+def test_the_save_dock_covers_no_key_as_the_record_form_opens(browser, site, screen):
+    """Nothing to save before who went out is tapped: the Save button waits at the end of
+    the form, so no key opens half under it (a thumb's miss, and Lighthouse's target-size
+    finding on the record form at its 412x823)."""
+    need(AXE.exists(), "axe-core in node_modules (npm ci)")
+    base, paths, _ = site
+    context = browser.new_context(viewport=screen, is_mobile=True, has_touch=True,
+                                  base_url=base)
+    context.add_init_script(path=str(AXE))
+    page = context.new_page()
+    try:
+        for name in ("record-penalty", "record-chips"):
+            page.goto(paths[name])
+            assert page.evaluate(UNDER_DOCK) == [], name
+            assert page.evaluate("""async () => (await axe.run(document, {runOnly:
+                ["target-size"]})).violations.map((v) => v.nodes.map((n) => n.target))""") \
+                == [], name
+    finally:
+        context.close()
 
 
 def test_no_page_is_wider_than_the_phone(walk):

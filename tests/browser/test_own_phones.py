@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.browser.helpers import PHONE, Taps, follows_within, shot, watch
+from tests.helpers import need
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -266,3 +268,132 @@ def test_a_question_that_never_comes_back_is_asked_again(table_of_phones):
     assert held, "Ben's phone asked"
     ann.locator("button[name=went_out]").click()
     ben.locator("[data-parts] li.done").filter(has_text="Ann went out").wait_for(timeout=12_000)
+
+
+def board_path(page) -> str:
+    """Return the path of the game's scoreboard this phone shows."""
+    return "/games/" + re.search(r"/games/(\d+)", page.url).group(1)
+
+
+def fill_in(scorer, seat: int, cards: int) -> None:
+    """Send a seat's part from the scorer's phone (✎ on the scoreboard: its own keys)."""
+    scorer.goto(board_path(scorer) + f"/hands/1/part?seat={seat}")
+    scorer.locator(f"button.key[value='{cards}']").click()
+    scorer.wait_for_url(re.compile(r"/games/\d+$"))
+
+
+def test_eleven_or_more_typed_then_enter_is_the_cards_left_not_out(table_of_phones):
+    # A stalemate: nobody went out. Ben holds 12: he types it in the box and presses Enter.
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann, ben = players[:2]
+    ann.locator("button.key[value='3']").click()
+    ben.locator("[data-parts] li.done").filter(has_text="Ann 3 cards").wait_for()
+    ben.locator("input[name=cards_more]").fill("12")
+    ben.locator("input[name=cards_more]").press("Enter")
+    scorer.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    # Ann held the fewest: the hand is hers, for 0; Ben scores his 12 cards.
+    assert scorer.locator(".standings li[data-name='Ann'] .total").inner_text() == "0"
+    assert scorer.locator(".standings li[data-name='Ben'] .total").inner_text() == "12"
+
+
+def test_a_part_that_comes_too_late_says_so_and_moves_on_to_the_next_hand(table_of_phones):
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann, ben = players[:2]
+    ben.locator(".my-kings label.tap").filter(has_text="1").click()  # kings first...
+    ann.locator("button[name=went_out]").click()
+    fill_in(scorer, 1, 5)  # ...meanwhile the scorer's phone sends Ben's part: recorded
+    scorer.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    ben.locator("button.key[value='3']").click()  # ...then the cards: too late
+    said = ben.locator("[data-part-said]")
+    said.filter(has_text="Hand 1 was recorded already").wait_for()
+    assert "To change it" in said.inner_text()
+    ben.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    assert "Hand 2, from each phone" in ben.locator("[data-parts] h2").inner_text()
+    assert ben.locator(".standings li[data-name='Ben'] .total").inner_text() == "5"
+    shot(ben, "own-phones-too-late")
+    ben.locator("button.key[value='4']").click()  # hand 2's keys: this one is taken
+    scorer.locator("[data-parts] li.done").filter(has_text="Ben 4 cards").wait_for()
+    scorer.console_errors[:] = [e for e in scorer.console_errors if "409" not in e]
+
+
+def test_a_part_tapped_offline_for_a_hand_recorded_meanwhile_is_told(table_of_phones):
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann, ben = players[:2]
+    ben.context.set_offline(True)
+    ben.locator("button.key[value='4']").click()
+    ben.locator("[data-part-said]").filter(has_text="No connection").wait_for()
+    ann.locator("button[name=went_out]").click()
+    fill_in(scorer, 1, 6)  # recorded while Ben's phone is away
+    scorer.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    ben.context.set_offline(False)
+    ben.evaluate("() => window.dispatchEvent(new Event('online'))")
+    ben.locator(".game-head").filter(has_text="1 hand played").wait_for()
+    ben.locator("[data-part-said]").filter(has_text="Hand 1 was recorded already").wait_for()
+    assert "Ben 6" in ben.locator("[data-part-said]").inner_text()
+    assert ben.evaluate("() => localStorage.getItem('kc-parts')") is None
+    assert ben.locator("button.key[value='4']").is_enabled()  # hand 2's keys
+    scorer.console_errors[:] = [e for e in scorer.console_errors if not (
+        "ERR_INTERNET_DISCONNECTED" in e or "409" in e)]
+
+
+def test_a_refused_token_is_said_in_a_sentence_and_the_next_tap_goes_through(
+        table_of_phones):
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann, ben = players[:2]
+    # A page left open past its token's life (or a forged one): the machine refuses it.
+    ben.evaluate("""() => document.querySelectorAll("form[data-part] input[name=csrf_token]")
+        .forEach((i) => { i.value = "expired"; })""")
+    ben.locator("button.key[value='4']").click()
+    said = ben.locator("[data-part-said]")
+    said.wait_for()
+    text = said.inner_text()
+    assert text == "This page had expired. Your part was not sent: tap it again."
+    assert "<" not in text
+    ben.locator("button.key[value='4']").click()  # the page came back with a fresh token
+    scorer.locator("[data-parts] li.done").filter(has_text="Ben 4 cards").wait_for()
+    scorer.console_errors[:] = [e for e in scorer.console_errors if "400" not in e]
+
+
+def test_a_seated_phones_keys_are_big_enough_and_apart(table_of_phones):
+    # axe's target-size (WCAG 2.5.8, as Lighthouse runs it) on a seated phone at 390x844:
+    # went out, the kings, the cards and the "11 or more" box.
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ben = players[1]
+    axe = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+    need(axe.exists(), "axe-core in node_modules (npm ci)")
+    ben.evaluate(axe.read_text())  # as a tester's tool: not through the page's CSP
+    found = ben.evaluate("""async () => (await axe.run(document.querySelector("[data-mine]"),
+        {runOnly: ["target-size"]})).violations.map((v) => v.nodes.map((n) => n.target))""")
+    assert found == []
+    assert ben.locator("[data-mine] input[name=cards_more]").bounding_box()["height"] >= 44
+
+
+def test_without_javascript_enter_in_the_box_is_the_cards_left_too(table_of_phones, browser,
+                                                                   live_server):
+    # A phone with scripts off: Enter in a form sends its first button, "I went out",
+    # unless the form's first button is a plain Send.
+    scorer, players = table_of_phones
+    seat_everyone(scorer, players, NAMES[:2])
+    ann = players[0]
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False,
+                                  base_url=live_server)
+    try:
+        ben = context.new_page()
+        join = re.search(r"/games/\d+/join/[0-9a-f]+",
+                         scorer.locator(".join small").first.inner_text())
+        ben.goto(join.group(0))
+        ben.locator("button[data-seat='1']").click()
+        ben.locator("#take").click()  # his seat, from the phone that had it
+        ben.wait_for_selector("[data-mine]")
+        ann.locator("button.key[value='3']").click()
+        ben.locator("input[name=cards_more]").fill("12")
+        ben.locator("input[name=cards_more]").press("Enter")
+        scorer.locator(".game-head").filter(has_text="1 hand played").wait_for()
+        assert scorer.locator(".standings li[data-name='Ben'] .total").inner_text() == "12"
+    finally:
+        context.close()

@@ -244,3 +244,71 @@ def test_a_player_on_an_iphone_takes_a_seat_and_sends_a_part(webkit, live_server
     assert ben.totals() == {"Ann": 0, "Ben": 12}
     ben.watch()
     assert ben.errors == [], f"WebKit reported errors: {ben.errors}"
+
+
+# A weak signal, as the page sees it: while window.__cut is set, a part's post fails.
+CUT_PARTS = """
+const real = window.fetch;
+window.fetch = function (url, options) {
+  if (window.__cut && String(url).includes("/part")) return Promise.reject(new TypeError("cut"));
+  return real.call(this, url, options);
+};
+window.__cut = true;
+"""
+
+
+def test_an_iphone_s_late_parts_are_told_and_eleven_or_more_is_cards(webkit, live_server,
+                                                                      phone):
+    """Ben's part comes after the hand was recorded, once with a connection and once
+    queued without one: his iPhone says so and shows the next hand. Then 12 typed in the
+    "11 or more" box and Enter, in a stalemate: 12 cards, not "I went out"."""
+    page, _ = phone
+    page.goto("/games/new")
+    for seat, name in enumerate(("Ann", "Ben")):
+        page.fill(f"input[name=seat-{seat}]", name)
+    page.locator("button:has-text('Start game')").click()
+    page.wait_for_selector("#record-hand")
+    join = page.locator(".join small").first.inner_text()
+    path = join[join.index("/games/"):]
+    board = path.split("/join/")[0]
+    ben = Phone(webkit, live_server)
+    ben.open(path)
+    ben.tap("button[data-seat='1']")
+    ben.shows(".mine-head", "Ben")
+    page.goto(board + "/seat")
+    page.locator("button[data-seat='0']").click()
+    page.wait_for_selector("[data-mine]")
+
+    def ann_out_and_bens_part_from_anns_phone(number: int, cards: int) -> None:
+        page.locator("button[name=went_out]").click()
+        page.goto(f"{board}/hands/{number}/part?seat=1")  # ✎: Ben's part, on Ann's phone
+        page.locator(f"button.key[value='{cards}']").click()
+        page.locator(".game-head").filter(has_text=f"{number} hand").wait_for()
+
+    ben.tap(".my-kings label.tap", "1")  # kings first...
+    ann_out_and_bens_part_from_anns_phone(1, 5)
+    ben.tap("button.key", "3")  # ...then the cards, too late
+    ben.shows("[data-part-said]", "Hand 1 was recorded already")
+    ben.shows(".game-head", "1 hand played")
+    assert ben.totals() == {"Ann": 0, "Ben": 5}
+
+    ben.driver.execute_script(CUT_PARTS)
+    ben.tap("button.key", "4")
+    ben.shows("[data-part-said]", "No connection")
+    ann_out_and_bens_part_from_anns_phone(2, 6)
+    ben.driver.execute_script("window.__cut = false; window.dispatchEvent(new Event('online'))")
+    ben.shows("[data-part-said]", "Hand 2 was recorded already")
+    ben.shows(".game-head", "2 hands played")
+    assert ben.totals() == {"Ann": 0, "Ben": 11}
+
+    page.locator("button.key[value='3']").click()  # Ann holds 3: nobody went out
+    ben.shows("[data-parts] li.done", "Ann 3 cards")
+    from selenium.webdriver.common.keys import Keys
+
+    box = ben.css("input[name=cards_more]")[0]
+    ben.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.send_keys("12", Keys.ENTER)
+    ben.shows(".game-head", "3 hands played")
+    assert ben.totals() == {"Ann": 0, "Ben": 5 + 6 + 12}
+    ben.watch()
+    assert ben.errors == [], f"WebKit reported errors: {ben.errors}"

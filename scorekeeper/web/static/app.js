@@ -369,8 +369,38 @@
       line.className = bad ? "error" : "flash";
       line.textContent = text;
     };
+    /* What the machine said of a part. Refused before the view, the answer is a line of
+       text (the passcode) or a page (an expired token): its heading, never its markup. */
+    var answerOf = function (r) {
+      var type = r.headers.get("Content-Type") || "";
+      if (/json/.test(type)) return r.json();
+      return r.text().then(function (text) {
+        if (/^text\/plain/.test(type) && text.length < 200) return { message: text.trim() };
+        var doc = new DOMParser().parseFromString(text, "text/html");
+        var head = doc.querySelector("main h1");
+        var what = head ? head.textContent.replace(/\s+/g, " ").trim() : "";
+        return { message: (what && what.length < 80 ? what + ". " : "") + say("part_failed") };
+      });
+    };
+    /* A part refused (its hand recorded meanwhile, a page expired, a count that cannot be):
+       the hand as it is now (its keys, the scoreboard, a fresh token), then why. */
+    var refused = function (text) {
+      return refreshPage(version, true).catch(function () {}).then(function () {
+        var form = $("form[data-part]");
+        if (form) {
+          partSaid(form, text, true);
+          return;
+        }
+        var line = document.createElement("p");
+        line.className = "error";
+        line.setAttribute("role", "alert");
+        line.setAttribute("data-part-said", "");
+        line.textContent = text;
+        $("main").insertBefore(line, $("main").firstChild);
+      });
+    };
     var sending = {};  // the parts on their way now, by action#seat
-    var sendPart = function (action, body, form) {
+    var sendPart = function (action, body) {
       var key = action + "#" + new URLSearchParams(body).get("seat");
       sending[key] = (sending[key] || 0) + 1;
       var gone = function () { if (!--sending[key]) delete sending[key]; };
@@ -382,16 +412,9 @@
           var all = waitingParts();
           delete all[key];
           keepParts(all);
-          var json = /json/.test(r.headers.get("Content-Type") || "");
-          // Refused before the view (the passcode): a line of text, and where to unlock.
-          var read = json ? r.json() : r.text().then(function (t) { return { message: t }; });
-          return read.then(function (answer) {
-            if (!r.ok && form) {
-              partSaid(form, answer.message || say("part_failed"), true);
-              delete form.dataset.sent;
-              return;
-            }
+          return answerOf(r).then(function (answer) {
             if (document.activeElement) document.activeElement.blur();
+            if (!r.ok) return refused(answer.message || say("part_failed"));
             return refreshPage(version, true).then(function () {  // this part: shown at once
               if (!answer.saved || !answer.message) return;
               var line = document.createElement("p");  // "Hand 3 saved from everyone's phones."
@@ -403,22 +426,33 @@
           });
         });
     };
-    document.addEventListener("submit", function (event) {
-      var form = event.target;
-      if (!form.hasAttribute || !form.hasAttribute("data-part")) return;
-      event.preventDefault();
+    var sendMine = function (form, key) {  // key: the button tapped, if any
       var data = new URLSearchParams(new FormData(form));
-      var key = event.submitter;
       if (key && key.name) data.set(key.name, key.value);
       if (key && key.name === "cards") data.delete("cards_more");
       var body = data.toString();
       var all = waitingParts();
       all[form.action + "#" + data.get("seat")] = body;
       keepParts(all);
-      sendPart(form.action, body, form).catch(function () {
+      sendPart(form.action, body).catch(function () {
         partSaid(form, say("part_waits"), false);
         delete form.dataset.sent;
       });
+    };
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.hasAttribute || !form.hasAttribute("data-part")) return;
+      event.preventDefault();
+      sendMine(form, event.submitter);
+    });
+    /* Enter in the "11 or more" box sends that count alone: the browser would send the
+       form's first button with it, "I went out". */
+    document.addEventListener("keydown", function (event) {
+      var box = event.target;
+      if (event.key !== "Enter" || event.isComposing || box.name !== "cards_more" ||
+          !box.form || !box.form.hasAttribute("data-part")) return;
+      event.preventDefault();
+      if (box.value.trim()) sendMine(box.form, null);
     });
     document.addEventListener("change", function (event) {
       var form = event.target.form;
@@ -430,7 +464,7 @@
       var all = waitingParts();
       Object.keys(all).forEach(function (key) {
         if (sending[key]) return;
-        sendPart(key.split("#")[0], all[key], $("form[data-part]")).catch(function () {});
+        sendPart(key.split("#")[0], all[key]).catch(function () {});
       });
     };
     window.addEventListener("online", sendWaitingParts);

@@ -98,3 +98,33 @@ def test_the_scoreboard_shows_the_chart_under_the_hands(phone):
     assert page.locator("a:has-text('Export CSV')").bounding_box()["height"] >= 48
     assert fits_the_phone(page)
     shot(page, "scoreboard-chart")
+
+
+SHARE_SHEET = """
+navigator.canShare = () => true;
+navigator.share = (data) => { window.sharedFiles = data.files; return Promise.resolve(); };
+"""
+
+
+def test_a_share_picture_refused_while_others_are_drawn_is_fetched_again(phone):
+    page, taps = phone
+    page.add_init_script(SHARE_SHEET)  # a phone with a share sheet, as an iPhone has
+    answered = []
+
+    def busy_once(route):
+        if not answered:  # the server is drawing other phones' pictures: come back in 1 s
+            answered.append(503)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="busy")
+        else:
+            answered.append(200)
+            route.continue_()
+
+    page.route("**/card.png", busy_once)
+    import_game(page, taps, game_log("2026-03-07"))
+    # The picture on the phone (the first one starts the server's drawing process).
+    page.wait_for_selector("#share[data-ready]", timeout=30_000)
+    taps.tap("#share")
+    page.wait_for_function("!!window.sharedFiles")
+    assert answered[:2] == [503, 200]
+    assert page.evaluate("window.sharedFiles[0].type") == "image/png"
+    assert page.evaluate("window.sharedFiles[0].size") > 1000

@@ -181,18 +181,30 @@
 
   /* Share a result: the picture handed to the phone's share sheet (Web Share with files)
      where the phone has one, else downloaded (the link's own download). The picture is
-     fetched when the page shows it, so the tap itself shares at once, as Safari requires. */
+     fetched when the page shows it, so the tap itself shares at once, as Safari requires.
+     While the server draws other phones' pictures it answers 503 with when to come back:
+     the phone asks again then, a few times. */
   var shareFile = null;
-  var readyShare = function () {
+  var SHARE_TRIES = 5;
+  var readyShare = function (tries) {
     var link = $("a[data-share]");
     shareFile = null;
     if (!link || !navigator.canShare || !window.File || !window.fetch) return;
+    tries = typeof tries === "number" ? tries : SHARE_TRIES;
     fetch(link.href, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.blob() : null; })
+      .then(function (r) {
+        if (r.status === 503 && tries > 1) {
+          var after = parseInt(r.headers.get("Retry-After"), 10);
+          setTimeout(function () { readyShare(tries - 1); }, (after > 0 ? after : 2) * 1000);
+        }
+        return r.ok ? r.blob() : null;
+      })
       .then(function (blob) {
         if (!blob) return;
         var file = new File([blob], link.getAttribute("download") || "result.png", { type: "image/png" });
-        if (navigator.canShare({ files: [file] })) shareFile = file;
+        if (!navigator.canShare({ files: [file] })) return;
+        shareFile = file;
+        link.setAttribute("data-ready", "");  /* a tap now opens the share sheet */
       })
       .catch(function () { /* no connection: the link downloads it later */ });
   };
@@ -203,7 +215,7 @@
     navigator.share({ files: [shareFile], text: link.dataset.shareText || "" })
       .catch(function () { /* closed without sharing */ });
   });
-  document.addEventListener("kc:refreshed", readyShare);
+  document.addEventListener("kc:refreshed", function () { readyShare(); });
   readyShare();
 
   /* A page's part fetched into place (a player's charts, rivals and head-to-head): the page

@@ -20,19 +20,28 @@ const shows = (page, selector, text, timeout = 10000) => page.waitForFunction(
   { timeout }, selector, text);
 
 // Tap the first element matching `selector` whose text begins with `text` (any, if none).
+// A live update may replace the element between finding and tapping it ("Node is detached
+// from document"): then it is found again, as a person taps what the screen shows now.
 const tap = async (page, selector, text) => {
-  await page.waitForFunction((sel, want) => [...document.querySelectorAll(sel)]
-    .some((e) => !want || e.textContent.trim().startsWith(want)), { timeout: 10000 }, selector, text);
-  const handles = await page.$$(selector);
-  for (const handle of handles) {
-    const said = (await handle.evaluate((e) => e.textContent.trim()));
-    if (!text || said.startsWith(text)) {
-      await handle.evaluate((e) => e.scrollIntoView({ block: "center" }));
-      await handle.click();
-      return;
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    await page.waitForFunction((sel, want) => [...document.querySelectorAll(sel)]
+      .some((e) => !want || e.textContent.trim().startsWith(want)), { timeout: 10000 }, selector, text);
+    try {
+      for (const handle of await page.$$(selector)) {
+        const said = (await handle.evaluate((e) => e.textContent.trim()));
+        if (!text || said.startsWith(text)) {
+          await handle.evaluate((e) => e.scrollIntoView({ block: "center" }));
+          await handle.click();
+          return;
+        }
+      }
+    } catch (error) {
+      if (!/detached|not clickable|not an Element/i.test(String(error)) || Date.now() > deadline) throw error;
+      continue;  // replaced while it was tapped: find it again
     }
+    if (Date.now() > deadline) throw new Error(`nothing to tap: ${selector} ${text}`);
   }
-  throw new Error(`nothing to tap: ${selector} ${text}`);
 };
 
 const startGame = async (page, names, game) => {

@@ -4,6 +4,8 @@ main pages in mobile mode, light and dark: the figures in the README.
 Run: make lighthouse (or bash scripts/lighthouse.sh). It fills a throwaway database with the
 games the page audits walk (tests/site.py), serves it on loopback, and prints one Markdown
 table of the four scores per page; each report is kept in test-artifacts/lighthouse/.
+`python scripts/lighthouse.py --pages` does all but Lighthouse: it opens each page it would
+audit and prints its status and address (the suite runs it: Lighthouse is not installed there).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import make_app, serve  # noqa: E402
+from tests.helpers import make_app, serve  # noqa: E402
 from tests.site import pages, seed  # noqa: E402
 
 MAIN = {"Home": "home", "Scoreboard": "scoreboard-penalty", "Record a hand": "record-penalty",
@@ -42,11 +45,19 @@ def audit(url: str, scheme: str, name: str) -> dict[str, int]:
     return {c: round(found[c]["score"] * 100) for c in CATEGORIES}
 
 
-def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+def main(only_pages: bool = False) -> None:
     path = Path(tempfile.mkdtemp()) / "lighthouse.sqlite"
     paths = pages(seed(path))
     server, base = serve(make_app(path, csrf=True))
+    if only_pages:
+        try:
+            for name in MAIN.values():
+                with urllib.request.urlopen(base + paths[name]) as page:
+                    print(page.status, page.url)
+        finally:
+            server.close()
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
     rows = ["| Page | Theme | Performance | Accessibility | Best practices | SEO |",
             "| --- | --- | --- | --- | --- | --- |"]
     try:
@@ -62,4 +73,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(only_pages=sys.argv[1:] == ["--pages"])

@@ -295,6 +295,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def server_side_open(port: int) -> int:
+    """Return how many connections the server on `port` has not closed yet (established, or
+    closed by the other end only), read from /proc/net/tcp."""
+    rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    return sum(1 for row in rows
+               if int(row.split()[1].split(":")[1], 16) == port and row.split()[3] in ("01", "08"))
+
+
 def start_https(tmp_path: Path, folder: Path) -> tuple[subprocess.Popen, int, str]:
     """Start `python -m scorekeeper.server.serve --https` (what `make run HTTPS=1` runs) on a free
     port; return the process, the port and what it printed once it answers."""

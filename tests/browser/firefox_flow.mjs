@@ -51,13 +51,16 @@ const startGame = async (page, names, game) => {
   await Promise.all([page.waitForNavigation(), tap(page, "button[type=submit]", "Start game")]);
 };
 
+// The round form's preview has answered the last tap.
+const previewed = (page) => page.waitForSelector("#hand-form:not([data-previewing])");
+
 const hand = async (page, wentOut, cards, next) => {
   await Promise.all([page.waitForNavigation(), tap(page, "#record-hand")]);
   await tap(page, "[data-went-out] label.tap", wentOut);
   for (const [name, count] of Object.entries(cards)) {
     await tap(page, `.player[data-name='${name}'] .taps.cards label.tap`, String(count));
   }
-  await new Promise((r) => setTimeout(r, 300));  // the preview answers
+  await previewed(page);
   await tap(page, "#save-hand");  // the scoreboard comes back in place, no page load
   await shows(page, "#record-hand", `Record hand ${next}`);
 };
@@ -91,7 +94,7 @@ try {
   // A correction: hand 1, Ben held 6, not 3.
   await Promise.all([page.waitForNavigation(), tap(page, "a.edit")]);
   await tap(page, ".player[data-name='Ben'] .taps.cards label.tap", "6");
-  await new Promise((r) => setTimeout(r, 300));
+  await previewed(page);
   await tap(page, "#save-hand");
   await shows(page, "#record-hand", "Record hand 4");
   same(await totals(page), { Cy: 3, Ann: 6, Ben: 11 }, "totals after the correction");

@@ -26,6 +26,7 @@ class Slowed:
 
     def __init__(self, app):
         self.app, self.rules, self.lock = app.wsgi_app, [], threading.Lock()
+        self.held = 0  # how many held requests have been answered
         app.wsgi_app = self
 
     def next(self, phone: str, method: str, path: str, *, before: float = 0,
@@ -43,14 +44,24 @@ class Slowed:
                 self.rules.remove(rule)
         if rule is None:
             return self.app(environ, start_response)
-        time.sleep(rule[3])
+        time.sleep(rule[3])  # holding it back is what the test is about
         answer = self.app(environ, start_response)
         try:
             body = b"".join(answer)
         finally:
             getattr(answer, "close", lambda: None)()
         time.sleep(rule[4])
+        with self.lock:
+            self.held += 1
         return [body]
+
+    def dealt_with(self, page, held: int, seconds: float = 20) -> None:
+        """Wait until `held` requests held back have been answered and the phone has dealt
+        with their answers: it asks "anything new?" again only then (never while a page it
+        asked for, or its own save, is on its way)."""
+        with page.expect_request(lambda asked: "/version" in asked.url and self.held >= held,
+                                 timeout=seconds * 1000):
+            pass
 
 
 def busy(page) -> float:

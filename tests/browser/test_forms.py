@@ -275,7 +275,7 @@ def test_an_older_page_coming_back_late_does_not_wipe_an_undo(phone, live_app):
     taps.tap(page.locator("[data-saved-toast] button"))
     undone = page.locator("main .flash").filter(has_text="Hand 1 undone")
     undone.wait_for()
-    page.wait_for_timeout(3500)  # any older copy has come back by now
+    slowed.dealt_with(page, held=2)  # the older copy came back last
     assert undone.is_visible(), "the phone still says hand 1 was undone"
     assert "Record hand 1" in page.locator("#record-hand").inner_text()
     assert "0 hands played" in page.locator("main").inner_text()

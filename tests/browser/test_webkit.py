@@ -138,9 +138,13 @@ class Phone:
         self.tap("[data-went-out] label.tap", went_out)
         for name, count in cards.items():
             self.tap(f".player[data-name='{name}'] .taps.cards label.tap", str(count))
-        time.sleep(0.3)  # the preview answers
+        self.previewed()
         self.tap("#save-hand")
         self.shows("#record-hand", f"Record hand {next_number}")
+
+    def previewed(self) -> None:
+        """Wait until the round form's preview has answered the last tap."""
+        self.until(lambda: not self.css("#hand-form[data-previewing]"), "done previewing")
 
     def totals(self) -> dict[str, int]:
         return {row.get_attribute("data-name"): int(row.find_element("css selector",
@@ -163,7 +167,7 @@ def test_the_main_flow_in_webkit(webkit, live_server, phone):
     me.tap("a.edit")
     me.shows("h1", "Edit hand 1")
     me.tap(".player[data-name='Ben'] .taps.cards label.tap", "6")
-    time.sleep(0.3)
+    me.previewed()
     me.tap("#save-hand")
     me.shows("#record-hand", "Record hand 4")
     assert me.totals() == {"Ann": 6, "Ben": 11, "Cy": 3}

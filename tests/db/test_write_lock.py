@@ -8,7 +8,6 @@ import http.client
 import socket
 import statistics
 import threading
-import time
 import urllib.parse
 
 from scorekeeper.extensions import db
@@ -42,10 +41,11 @@ def test_a_phone_sending_its_hand_slowly_never_holds_another_phones_save(tmp_pat
                                   | {"csrf_token": slow_phone.token(
                                       f"/games/{game_id}/hands/new")}).encode()
     cookie = "; ".join(f"{k}={v}" for k, v in slow_phone.cookies.items())
-    stop_sending = threading.Event()
+    stop_sending, sending = threading.Event(), threading.Event()
 
     def trickle() -> None:
-        """Send the headers, then the body a byte every 0.3 s until told to stop."""
+        """Send the headers, then the body a byte every 0.3 s until told to stop; say when
+        the first byte of the body has gone."""
         with socket.create_connection(("127.0.0.1", port), timeout=30) as raw:
             with context.wrap_socket(raw, server_hostname="localhost") as conn:
                 conn.sendall(
@@ -56,11 +56,12 @@ def test_a_phone_sending_its_hand_slowly_never_holds_another_phones_save(tmp_pat
                     if stop_sending.wait(0.3):
                         return
                     conn.sendall(bytes([byte]))
+                    sending.set()
 
     slow = threading.Thread(target=trickle, daemon=True)
     try:
         slow.start()
-        time.sleep(1.0)  # the slow phone's request is in, its body still coming
+        assert sending.wait(30)  # the slow phone's request is in, its body still coming
         took = phone.save_hands(game_id, (1, 2, 3))
         # Before, the slow phone held SQLite's write lock: each save waited 10 s, then 500.
         assert statistics.median(took) <= 1.0, took
@@ -71,7 +72,7 @@ def test_a_phone_sending_its_hand_slowly_never_holds_another_phones_save(tmp_pat
         stop(process)
 
 
-def test_a_burst_of_wrong_passcodes_never_holds_another_phones_save(tmp_path):
+def test_a_burst_of_wrong_passcodes_never_holds_another_phones_save(tmp_path, monkeypatch):
     app = make_app(tmp_path / "guesses.sqlite", csrf=True)
     app.config["WTF_CSRF_ENABLED"] = False
     game_id = start_game(app.test_client(), P)
@@ -79,6 +80,12 @@ def test_a_burst_of_wrong_passcodes_never_holds_another_phones_save(tmp_path):
     with app.app_context():
         passcode.store("four 4 Zoë")
         db.session.commit()
+    hashing, real = threading.Event(), passcode.check_password_hash
+
+    def watched(hashed: str, typed: str) -> bool:
+        hashing.set()
+        return real(hashed, typed)
+
     server, base = serve(app, threads=8)
     port = int(base.rsplit(":", 1)[1])
     phone = Phone(lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=60))
@@ -100,11 +107,12 @@ def test_a_burst_of_wrong_passcodes_never_holds_another_phones_save(tmp_path):
                 "csrf_token": tokens[n]})
             answers.append(status)
 
+        monkeypatch.setattr(passcode, "check_password_hash", watched)
         threads = [threading.Thread(target=guess, args=(n,)) for n in range(8)]
         for thread in threads:
             thread.start()
         barrier.wait()
-        time.sleep(0.05)  # the guesses are in, being hashed
+        assert hashing.wait(30)  # the guesses are in, being hashed
         during = [phone.save(game_id, number) for number in (3, 4)]
         for thread in threads:
             thread.join(60)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.server.serve import banner
-from tests.helpers import free_port
+from tests.helpers import free_port, server_side_open
 
 KINGS_CORNERS = str(Path(sys.executable).parent / "kings-corners")
 
@@ -87,7 +87,10 @@ def _asked_then_stopped(started, scheme: str, port: int, stop) -> tuple[str, str
         with socket.create_connection(("127.0.0.1", port)) as raw:
             with pytest.raises(ssl.SSLCertVerificationError):
                 refused.wrap_socket(raw, server_hostname="localhost")
-        time.sleep(0.5)
+        deadline = time.monotonic() + 30
+        while server_side_open(port):  # until the server has dealt with both and closed them
+            assert time.monotonic() < deadline, "the server still holds them"
+            time.sleep(0.1)
     started.send_signal(stop)
     return started.communicate(timeout=60)
 

@@ -26,6 +26,7 @@ from tests.helpers import (
     free_port,
     make_app,
     need,
+    server_side_open,
     start_game,
     start_https,
     stop,
@@ -99,14 +100,6 @@ def post_raw(connect, path: str, body: bytes, chunked: bool = False) -> int:
         return int(answer.split(b" ", 2)[1])
     finally:
         sock.close()
-
-
-def server_side_open(port: int) -> int:
-    """Return how many connections the server on `port` has not closed yet (established, or
-    closed by the other end only), read from /proc/net/tcp."""
-    rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
-    return sum(1 for row in rows
-               if int(row.split()[1].split(":")[1], 16) == port and row.split()[3] in ("01", "08"))
 
 
 def escapes(size: int) -> bytes:

@@ -84,7 +84,7 @@ def is_on() -> bool:
 
 
 def store(text: str) -> bool:
-    """Set the passcode (checked by `clean`), replacing any other and forgetting every phone;
+    """Set the passcode (checked as typed), replacing any other and forgetting every phone;
     return whether there was one."""
     was_on = play.set_passcode(text)
     g.pop("kc_passcode", None)

@@ -13,11 +13,10 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import inspect
 
 from . import play, rules
-from .db import read_game, results
+from .db import access, read_game, results
 from .db.models import Player
 from .extensions import db
 from .reports import backup, exchange, ratings
-from .web import passcode
 
 
 def _where_it_stands():
@@ -90,8 +89,7 @@ games_cli = AppGroup("games", help="Import and export game logs (docs/gamelog.md
 
 
 def _write(change, nothing: str):
-    """Run a change (done whole by `play`, or the passcode's own); on a refusal say why on
-    stderr and exit 1."""
+    """Run a change (done whole by `play`); on a refusal say why on stderr and exit 1."""
     try:
         return change()
     except rules.RuleError as error:
@@ -186,13 +184,13 @@ def passcode_set_command() -> None:
     if sys.stdin.isatty():
         text = click.prompt("Table passcode", hide_input=True, confirmation_prompt=True)
     else:
-        line = sys.stdin.buffer.readline(passcode.LONGEST * 4 + 2)
+        line = sys.stdin.buffer.readline(access.LONGEST * 4 + 2)
         try:
             text = line.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
             click.echo("refused, nothing set: the passcode must be UTF-8 text", err=True)
             sys.exit(1)
-    was_on = _write(lambda: (passcode.is_on(), passcode.store(text))[0], "set")
+    was_on = _write(lambda: play.set_passcode(text), "set")
     click.echo("passcode changed: every phone gives the new one before a change" if was_on
                else "passcode set: a phone gives it once before it changes anything")
 
@@ -201,7 +199,7 @@ def passcode_set_command() -> None:
 @current
 def passcode_clear_command() -> None:
     """Remove the table passcode: every phone may change things again."""
-    was_on = _write(lambda: (passcode.is_on(), passcode.clear())[0], "cleared")
+    was_on = _write(play.clear_passcode, "cleared")
     click.echo("passcode cleared: every phone may change things" if was_on
                else "there was no passcode")
 

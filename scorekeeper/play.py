@@ -13,16 +13,30 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import IO
 
 from sqlalchemy.exc import IntegrityError
 
 from . import rules, variants
-from .db import Loaded, lock, locks, nights, parts, players, read_game, results, touch, writer
+from .db import (
+    Loaded,
+    access,
+    lock,
+    locks,
+    nights,
+    parts,
+    players,
+    read_game,
+    results,
+    touch,
+    writer,
+)
+from .db import restore as restoring
 from .db import seasons as named_seasons
-from .db.models import Game, Night, Player
+from .db.models import Game, Night, Player, table_time
 from .extensions import db
-from .reports import backup, exchange, gamelog, ratings
+from .reports import backup, gamelog, ratings
 from .rules.base import check_int
 from .rules.parts import NOBODY, Gathered, Part, gather_deal, gather_hand
 from .words import capital, reason
@@ -311,18 +325,58 @@ def move_game(game_id: int, night_id: int | None) -> int:
     return moved_to
 
 
+# The passcode, restore, import: changes to the table as a whole, not to one game.
+
+def set_passcode(text: str) -> bool:
+    """Set the table passcode (checked as typed) in place of any other, forgetting every
+    phone that knew one; return whether the table had one. Hashed before the lock."""
+    made = access.hashed(text)
+    with changing(rated=False):
+        was_on = access.passcode() is not None
+        access.set_passcode(made)
+    return was_on
+
+
+def clear_passcode() -> bool:
+    """Remove the table passcode and every phone's key; return whether there was one."""
+    with changing(rated=False):
+        was_on = access.passcode() is not None
+        access.clear_passcode()
+    return was_on
+
+
+def remember_phone(digest: str, label: str, kept: timedelta) -> None:
+    """Let the phone whose key has this digest change things for `kept` from now."""
+    with changing(rated=False):
+        now = table_time()
+        access.add_phone(digest, label, now, now + kept)
+
+
+def forget_phone(phone_id: int) -> None:
+    """Make a phone a reader again: its key is forgotten."""
+    with changing(rated=False):
+        access.drop_phone(phone_id)
+
+
 def import_game(parsed: gamelog.Parsed) -> int:
     """Add a checked game log (read before the lock) as a new game; return its id."""
+    core = parsed.game
     with changing():
-        game_id = exchange.store(parsed).id
+        game_id = writer.create_game(core.variant, dict(core.settings), list(core.players),
+                                     core.players.index(core.first_dealer), parsed.played_on,
+                                     rounds=core.rounds, ended=core.ended).id
         ratings.after_change([game_id])
     return game_id
 
 
 def restore(file: IO[bytes]) -> dict[str, int]:
-    """Rebuild a backup into the empty database; return what it held, counted."""
+    """Rebuild a backup file into the empty database as it is read; return what it held,
+    counted. Nothing is read before the database is known to be empty."""
     with changing():
-        counts = backup.restore_file(file)
+        if not backup.is_empty():
+            raise backup.not_empty()
+        read = backup.read(file)
+        counts = restoring.write(read.roster(), read.seasons(), read.nights(), read.loose())
         ratings.rebuild()
     return counts
 

@@ -302,3 +302,18 @@ def version_of(game_id: int) -> Version | None:
     None when there is no such game."""
     row = db.session.connection().execute(_VERSION, {"game": game_id}).first()
     return None if row is None else Version(row.version, row.next)
+
+
+def latest_game_ids(count: int) -> list[int]:
+    """Return the ids of the `count` games changed last, the latest first."""
+    return list(db.session.scalars(select(Game.id).order_by(Game.updated_at.desc(),
+                                                             Game.id.desc()).limit(count)))
+
+
+def game_to_watch() -> int | None:
+    """Return the id of the game changed last that is still being played, else of the game
+    changed last; None when there is none."""
+    latest = (select(Game.id).outerjoin(CachedResult, CachedResult.game_id == Game.id)
+              .order_by(Game.updated_at.desc(), Game.id.desc()).limit(1))
+    return (db.session.scalar(latest.where(CachedResult.over.is_(False)))
+            or db.session.scalar(latest))

@@ -1,4 +1,5 @@
-"""The whole database as one JSON document, and a restore that rebuilds it into an empty one.
+"""The whole database as one JSON document, and a backup file read and checked for a restore
+(db/restore.py writes it, play.restore does it whole).
 
 A backup holds the roster, every night with its games (each a game log, docs/gamelog.md,
 plus when it was created and when each hand was recorded), games outside any night, and
@@ -20,12 +21,12 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from .. import rules
-from ..db import Loaded, read_games, seasons
+from ..db import Loaded, read_games
 from ..db import nights as nights_
 from ..db.models import Game, Night, Player, Season
 from ..db.nights import clean_text
 from ..db.players import clean_name, name_key
-from ..db.writer import NewGame, add_games, highest_deleted
+from ..db.restore import KeptGame, KeptNight, Member, NamedSeason
 from ..extensions import db
 from . import exchange, gamelog
 
@@ -33,10 +34,9 @@ FORMAT = "kings-corners-backup/1"
 TOP_KEYS = {"format", "roster", "seasons", "nights", "games_without_night"}
 # What a backup adds to a game log, taken out again before the log is checked.
 GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress", "needs_repair")
-# Nights, or games outside a night, read (or restored) at a time: ten nights of four games
-# are built in about 35 ms, so a backup never holds the server for longer at a stretch.
+# Nights, or games outside a night, read at a time: ten nights of four games are built at
+# once, so a backup never holds the server for longer at a stretch.
 BATCH = 10
-GAMES_AT_ONCE = 200  # a restore writes at most this many games together
 
 
 class Refused(rules.RuleError):
@@ -182,10 +182,15 @@ def dumps(doc: dict[str, Any]) -> str:
     return _dump(doc, 0) + "\n"
 
 
+def counts() -> dict[str, int]:
+    """Return how many players, nights and games the database holds."""
+    return {label: db.session.scalar(select(func.count()).select_from(model))
+            for label, model in (("players", Player), ("nights", Night), ("games", Game))}
+
+
 def is_empty() -> bool:
     """Tell whether the database holds no players, nights or games."""
-    return not any(db.session.scalar(select(func.count()).select_from(model))
-                   for model in (Player, Night, Game))
+    return not any(counts().values())
 
 
 def _time(value: Any, where: str) -> datetime:
@@ -222,35 +227,32 @@ def _text(value: Any, where: str) -> str | None:
     return value
 
 
-def _add_roster(entries: list) -> dict[str, Player]:
-    """Add the roster's players; return them by name key."""
-    players: dict[str, Player] = {}
+def _roster(entries: list) -> list[Member]:
+    """Return the roster's players, checked as the roster checks a name."""
+    members: dict[str, Member] = {}
     for i, entry in enumerate(entries):
         where = f"roster[{i}]"
         if not isinstance(entry, dict):
             raise Refused("must be an object with a name", where)
         name = clean_name(entry.get("name"), f"{where}.name")
         key = name_key(name)
-        if key in players:
+        if key in members:
             raise Refused("%(name)s is on the roster twice", f"{where}.name", name=name)
-        players[key] = Player(name=name, name_key=key,
-                              created_at=_time(entry.get("created_at"), f"{where}.created_at"))
-        db.session.add(players[key])
-    return players
+        members[key] = Member(name, key, _time(entry.get("created_at"), f"{where}.created_at"))
+    return list(members.values())
 
 
-def _add_seasons(entries: list) -> None:
-    """Add the seasons the table named, checked as the seasons page checks them."""
+def _seasons(entries: Iterator[Any]) -> Iterator[NamedSeason]:
+    """Yield the seasons the table named, as text (checked as typed when added)."""
     for i, entry in enumerate(entries):
         where = f"seasons[{i}]"
         if not isinstance(entry, dict):
             raise Refused("must be an object with a name, a first_day and a last_day", where)
-        seasons.add(*(_text(entry.get(key), f"{where}.{key}")
-                      for key in ("name", "first_day", "last_day")), where=f"{where}.")
+        yield NamedSeason(*(_text(entry.get(key), f"{where}.{key}")
+                            for key in ("name", "first_day", "last_day")), where=f"{where}.")
 
 
-def _checked_game(raw: Any, where: str, night: Night | None,
-                  players: dict[str, Player]) -> NewGame:
+def _checked_game(raw: Any, where: str, players: set[str]) -> KeptGame:
     """Check one game of the document with the rules; return it, ready to be added with its
     rounds and events."""
     if not isinstance(raw, dict):
@@ -262,23 +264,23 @@ def _checked_game(raw: Any, where: str, night: Night | None,
     except rules.RuleError as error:
         raise Refused.around(error, where) from None
     core = parsed.game
-    seats = []
+    keys = []
     for name in core.players:
         if name_key(name) not in players:
             raise Refused("%(name)s plays in this game but is not on the roster",
                           f"{where}.players", name=name)
-        seats.append(players[name_key(name)])
+        keys.append(name_key(name))
     recorded = _list(raw, "recorded_at", f"{where}.")
     if len(recorded) != len(core.rounds):
         raise Refused("gives %(times)s times for %(rounds)s rounds", f"{where}.recorded_at",
                       times=len(recorded), rounds=len(core.rounds))
     created = _time(raw.get("created_at"), f"{where}.created_at")
-    return NewGame(core, seats, played_on=parsed.played_on or created.date(), night=night,
-                   created_at=created,
-                   recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
-                                for i, when in enumerate(recorded)],
-                   waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
-                   result=parsed.result)
+    return KeptGame(keys, core, played_on=parsed.played_on or created.date(),
+                    created_at=created,
+                    recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
+                                 for i, when in enumerate(recorded)],
+                    waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
+                    result=parsed.result)
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
@@ -298,21 +300,6 @@ def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules
     except rules.RuleError as error:
         raise Refused.around(error, f"{where}.events_in_progress") from None
     return events
-
-
-class _Whole:
-    """A backup document already in memory, read as `_restore` reads a streamed file."""
-
-    def __init__(self, doc: Any):
-        if not isinstance(doc, dict):
-            raise Refused("a backup is a JSON object")
-        self.doc = doc
-        self.keys = list(doc)
-        self.format = doc.get("format")
-
-    def items(self, key: str) -> Iterator[Any]:
-        """Yield the items of a top-level list (a missing one is empty), or refuse."""
-        yield from _list(self.doc, key, "")
 
 
 class _Streamed:
@@ -370,7 +357,7 @@ class _Streamed:
         self.file.seek(0)
         yield from ijson.items(self.file, f"{key}.item", use_float=True)
 
-def _not_empty() -> Refused:
+def not_empty() -> Refused:
     """Return the refusal of a restore into a database that holds anything."""
     return Refused("the database already holds players or games; a backup is restored only "
                    "into an empty database, so nothing is mixed up or lost")
@@ -394,96 +381,66 @@ def _not_json(file: IO[bytes]) -> Refused:
     return Refused("this is not JSON")
 
 
-def _restore(source: _Whole | _Streamed) -> dict[str, int]:
-    """Rebuild a backup into the empty database (not committed); return what came in.
+class Read:
+    """A backup file being read: its parts, each checked as it is read, for db/restore.py
+    to write in the order asked (the roster, the seasons, the nights, the loose games)."""
 
-    Games are written BATCH nights (at most GAMES_AT_ONCE games) at a time and nothing
-    keeps them, so memory stays flat.
-    Raise a RuleError naming where the backup is wrong; the caller rolls the session
-    back, so nothing is written.
-    """
-    if not is_empty():  # asked again: restore_file asked before reading a byte
-        raise _not_empty()
-    if source.format != FORMAT:
-        raise Refused("must be %(format)s (is this a single game log? import it instead)",
-                      "format", format=repr(FORMAT))
-    unknown = set(source.keys) - TOP_KEYS
-    if unknown:
-        raise Refused("unknown key %(key)s", sorted(unknown)[0], key=repr(sorted(unknown)[0]))
-    players = _add_roster(list(source.items("roster")))
-    _add_seasons(list(source.items("seasons")))
-    db.session.flush()
-    nights = games = 0
-    # Checked games wait here to be written together, BATCH nights or GAMES_AT_ONCE games at
-    # a time: a statement for each table, not for each game.
-    waiting: list[NewGame] = []
-    # Read once: past the first game, the ids run on from it by themselves.
-    deleted = highest_deleted()
+    def __init__(self, source: _Streamed):
+        if source.format != FORMAT:
+            raise Refused("must be %(format)s (is this a single game log? import it instead)",
+                          "format", format=repr(FORMAT))
+        unknown = set(source.keys) - TOP_KEYS
+        if unknown:
+            raise Refused("unknown key %(key)s", sorted(unknown)[0],
+                          key=repr(sorted(unknown)[0]))
+        self.source = source
+        self.players: set[str] = set()
 
-    def write() -> None:
-        nonlocal deleted
-        if waiting:
-            add_games(waiting, deleted=deleted)
-            waiting.clear()
-            deleted = None
+    def roster(self) -> list[Member]:
+        """Return the roster, checked whole: the games are checked against it."""
+        members = _roster(list(self.source.items("roster")))
+        self.players = {member.key for member in members}
+        return members
 
-    for i, raw in enumerate(source.items("nights")):
-        where = f"nights[{i}]"
-        if not isinstance(raw, dict):
-            raise Refused("a night must be an object", where)
-        # Checked as the night's form checks them, so what one database took another takes.
-        night = Night(name=clean_text(_text(raw.get("name"), f"{where}.name"), nights_.NAME_MAX,
-                                      f"{where}.name", one_line=True),
-                      notes=clean_text(_text(raw.get("notes"), f"{where}.notes"),
-                                       nights_.NOTES_MAX, f"{where}.notes", one_line=False),
-                      started_at=_time(raw.get("started_at"), f"{where}.started_at"))
-        db.session.add(night)
-        nights += 1
-        for j, game in enumerate(_list(raw, "games", f"{where}.")):
-            waiting.append(_checked_game(game, f"{where}.games[{j}]", night, players))
-            games += 1
-            if len(waiting) >= GAMES_AT_ONCE:  # a night of very many games
-                write()
-        if nights % BATCH == 0:
-            write()
-            _let_go()
-    for j, game in enumerate(source.items("games_without_night")):
-        waiting.append(_checked_game(game, f"games_without_night[{j}]", None, players))
-        games += 1
-        if len(waiting) >= GAMES_AT_ONCE:
-            write()
-            _let_go()
-    write()
-    db.session.flush()
-    return {"players": len(players), "nights": nights, "games": games}
+    def seasons(self) -> Iterator[NamedSeason]:
+        """Yield the seasons the table named."""
+        return _seasons(self.source.items("seasons"))
+
+    def nights(self) -> Iterator[KeptNight]:
+        """Yield each night, checked as the night's form checks it, with its games."""
+        for i, raw in enumerate(self.source.items("nights")):
+            where = f"nights[{i}]"
+            if not isinstance(raw, dict):
+                raise Refused("a night must be an object", where)
+            # Checked as the night's form checks them, so what one database took another takes.
+            yield KeptNight(
+                clean_text(_text(raw.get("name"), f"{where}.name"), nights_.NAME_MAX,
+                           f"{where}.name", one_line=True),
+                clean_text(_text(raw.get("notes"), f"{where}.notes"), nights_.NOTES_MAX,
+                           f"{where}.notes", one_line=False),
+                _time(raw.get("started_at"), f"{where}.started_at"),
+                (_checked_game(game, f"{where}.games[{j}]", self.players)
+                 for j, game in enumerate(_list(raw, "games", f"{where}."))))
+
+    def loose(self) -> Iterator[KeptGame]:
+        """Yield the games outside any night."""
+        for j, game in enumerate(self.source.items("games_without_night")):
+            yield _checked_game(game, f"games_without_night[{j}]", self.players)
 
 
-def _let_go() -> None:
-    """Write what was added so far (in the same transaction) and forget it: the session
-    holds only the nights and players added, and the games go in as rows, not objects."""
-    db.session.flush()
-    db.session.expunge_all()
-
-
-def restore(doc: Any) -> dict[str, int]:
-    """Rebuild a backup document already read into the empty database (not committed)."""
-    return _restore(_Whole(doc))
-
-
-def restore_file(file: IO[bytes]) -> dict[str, int]:
-    """Rebuild a backup file into the empty database as it reads it (not committed).
+def read(file: IO[bytes]) -> Read:
+    """Begin reading a backup file: its first pass checks it is whole JSON, no deeper than a
+    backup, in a format this version restores; its parts are read as they are asked for.
 
     A file that cannot be read twice (standard input) is copied to a temporary file first.
-    Nothing is read before the database is known to be empty.
+    Raise a RuleError (Refused) naming where the backup is wrong.
     """
-    if not is_empty():
-        raise _not_empty()
     if not file.seekable():
         copied = tempfile.TemporaryFile()
         shutil.copyfileobj(file, copied)
         copied.seek(0)
         file = copied
-    return _restore(_Streamed(file))
+    return Read(_Streamed(file))
 
 
 def summary(counts: dict[str, int]) -> str:

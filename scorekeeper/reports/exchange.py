@@ -10,8 +10,7 @@ from typing import IO, Any
 import ijson
 
 from .. import rules
-from ..db import Loaded, create_game
-from ..db.models import Game
+from ..db import Loaded
 from . import gamelog
 
 
@@ -161,11 +160,3 @@ def read_log(text: str) -> gamelog.Parsed:
     Done before the write lock is taken, so other phones keep saving while a big log is read.
     """
     return gamelog.parse(read_json(text))
-
-
-def store(parsed: gamelog.Parsed) -> Game:
-    """Store a checked game log as a new game (not committed)."""
-    core = parsed.game
-    return create_game(core.variant, dict(core.settings), list(core.players),
-                       core.players.index(core.first_dealer), parsed.played_on,
-                       rounds=core.rounds, ended=core.ended)

@@ -129,7 +129,7 @@ class MoveGameForm(FlaskForm):
 
 
 class PasscodeForm(FlaskForm):
-    """A new table passcode; passcode.clean checks it."""
+    """A new table passcode; db.access.clean checks it."""
 
     passcode = StringField(_l("New passcode"), validators=[Optional()])
 

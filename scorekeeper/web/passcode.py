@@ -23,7 +23,6 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections import deque
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -31,18 +30,14 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import ValidationError, validate_csrf
-from sqlalchemy import delete, select
-from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..db import lock
-from ..db.models import Setting, UnlockedPhone, table_time
-from ..extensions import db
-from ..rules import RuleError
+from .. import play
+from ..db import access
+from ..db.access import LONGEST, NAME, SHORTEST  # noqa: F401  (the settings page's, faults')
+from ..db.models import UnlockedPhone, table_time
 
-NAME = "passcode"  # its row in `setting`
 COOKIE = "kc_phone"
 REMEMBER = timedelta(days=180)  # how long a phone stays unlocked without giving it again
-SHORTEST, LONGEST = 4, 64
 FIELD = "unlock_passcode"  # the unlock form's own fields, apart from any form it carries
 NEXT = "unlock_next"
 AGAIN = "unlock_again"
@@ -53,7 +48,6 @@ LIVE = "X-Live-Panel"  # a background tap (chips.js): told where to unlock, not 
 GUESSES = ((5, 60), (20, 3600))
 # Wrong passcodes and join codes from every address together: (how many, in seconds).
 CEILING = ((30, 60), (300, 3600))
-_HASHING = threading.BoundedSemaphore(1)  # one scrypt at a time: it takes a core for 0.1 s+
 
 
 def asks(view):
@@ -77,26 +71,10 @@ def open_to_all(view):
     return view
 
 
-def clean(text: str | None, field: str = "passcode") -> str:
-    """Return a passcode as typed, trimmed and in one Unicode spelling, or refuse it."""
-    text = unicodedata.normalize("NFC", (text or "").strip())
-    if len(text) < SHORTEST:
-        raise RuleError("a passcode needs at least %(count)s characters", field,
-                        count=SHORTEST)
-    if len(text) > LONGEST:
-        raise RuleError("a passcode can be at most %(count)s characters", field, count=LONGEST)
-    if any(unicodedata.category(c).startswith("C") for c in text):
-        raise RuleError("a passcode cannot hold control characters", field)
-    return text
-
-
-_HASH = select(Setting.value).where(Setting.name == NAME)  # built once: every page asks
-
-
 def _hash() -> str | None:
     """Return the stored hash (read once per request), or None when there is no passcode."""
     if "kc_passcode" not in g:
-        g.kc_passcode = db.session.connection().execute(_HASH).scalar()
+        g.kc_passcode = access.passcode()
     return g.kc_passcode
 
 
@@ -105,42 +83,25 @@ def is_on() -> bool:
     return _hash() is not None
 
 
-def store(text: str) -> None:
-    """Set the passcode (checked by `clean`), replacing any other and forgetting every phone.
-
-    The hash is made before the write lock is taken; committed here.
-    """
-    with _HASHING:
-        hashed = generate_password_hash(clean(text))
-    lock()
-    row = db.session.get(Setting, NAME)
-    if row is None:
-        db.session.add(Setting(name=NAME, value=hashed))
-    else:
-        row.value = hashed
-    db.session.execute(delete(UnlockedPhone))
-    db.session.commit()
+def store(text: str) -> bool:
+    """Set the passcode (checked as typed), replacing any other and forgetting every phone;
+    return whether there was one."""
+    was_on = play.set_passcode(text)
     g.pop("kc_passcode", None)
+    return was_on
 
 
-def clear() -> None:
-    """Remove the passcode and every phone's key, and commit: every phone may change things
-    again."""
-    lock()
-    db.session.execute(delete(Setting).where(Setting.name == NAME))
-    db.session.execute(delete(UnlockedPhone))
-    db.session.commit()
+def clear() -> bool:
+    """Remove the passcode and every phone's key: every phone may change things again;
+    return whether there was one."""
+    was_on = play.clear_passcode()
     g.pop("kc_passcode", None)
+    return was_on
 
 
 def matches(text: str | None) -> bool:
     """Tell whether `text` is the table's passcode (no lock is held while it is hashed)."""
-    hashed = _hash()
-    typed = unicodedata.normalize("NFC", (text or "").strip())
-    if hashed is None or not typed or len(typed) > LONGEST:
-        return False
-    with _HASHING:
-        return check_password_hash(hashed, typed)
+    return access.matches(_hash(), text)
 
 
 class Guesses:
@@ -211,10 +172,8 @@ def this_phone() -> UnlockedPhone | None:
     """Return this phone's key row, if its cookie holds a key that has not expired."""
     if "kc_phone" not in g:
         key = request.cookies.get(COOKIE, "")
-        g.kc_phone = db.session.scalar(
-            select(UnlockedPhone).where(UnlockedPhone.digest == _digest(key),
-                                        UnlockedPhone.expires_at > table_time())
-        ) if 20 <= len(key) <= 100 else None
+        g.kc_phone = (access.phone(_digest(key), table_time())
+                      if 20 <= len(key) <= 100 else None)
     return g.kc_phone
 
 
@@ -225,9 +184,7 @@ def unlocked() -> bool:
 
 def phones() -> list[UnlockedPhone]:
     """Return the phones that may change things now, the latest first."""
-    return list(db.session.scalars(
-        select(UnlockedPhone).where(UnlockedPhone.expires_at > table_time())
-        .order_by(UnlockedPhone.created_at.desc(), UnlockedPhone.id.desc())))
+    return access.phones(table_time())
 
 
 def describe(agent: str) -> str:
@@ -244,16 +201,13 @@ def describe(agent: str) -> str:
 
 
 def remember(response):
-    """Give this phone a key of its own, kept REMEMBER long, and commit it.
+    """Give this phone a key of its own, kept REMEMBER long.
 
     Only the digest is stored: the database alone cannot unlock a phone.
     """
     key = secrets.token_urlsafe(32)
-    now = table_time()
-    lock()
-    db.session.add(UnlockedPhone(digest=_digest(key), created_at=now, expires_at=now + REMEMBER,
-                                 label=describe(request.headers.get("User-Agent", ""))))
-    db.session.commit()
+    play.remember_phone(_digest(key), describe(request.headers.get("User-Agent", "")),
+                        REMEMBER)
     g.pop("kc_phone", None)
     response.set_cookie(COOKIE, key, max_age=int(REMEMBER.total_seconds()), httponly=True,
                         samesite="Lax", secure=request.is_secure)
@@ -261,13 +215,11 @@ def remember(response):
 
 
 def forget_phone(phone_id: int | None = None) -> None:
-    """Drop a phone's key (this phone's, without an id), and commit."""
+    """Drop a phone's key (this phone's, without an id)."""
     mine = this_phone()
     target = phone_id if phone_id is not None else (mine.id if mine else None)
-    lock()
     if target is not None:
-        db.session.execute(delete(UnlockedPhone).where(UnlockedPhone.id == target))
-    db.session.commit()
+        play.forget_phone(target)
     g.pop("kc_phone", None)
 
 

@@ -10,6 +10,7 @@ import statistics
 import threading
 import urllib.parse
 
+from scorekeeper.db import access
 from scorekeeper.extensions import db
 from scorekeeper.web import passcode
 from tests.helpers import (
@@ -133,14 +134,14 @@ def test_no_scrypt_runs_while_a_write_lock_is_held(tmp_path, monkeypatch):
         passcode.store("four 4 Zoë")
         db.session.commit()
     seen: list[bool] = []
-    real = passcode.check_password_hash
+    real = access.check_password_hash
 
     def watched(hashed: str, typed: str) -> bool:
         seen.append(db.session().in_transaction() and bool(
             db.session.connection().get_execution_options().get("write_lock")))
         return real(hashed, typed)
 
-    monkeypatch.setattr(passcode, "check_password_hash", watched)
+    monkeypatch.setattr(access, "check_password_hash", watched)
     client = app.test_client()
     answer = client.post("/unlock", data={"unlock_passcode": "four 4 Zoë", "unlock_next": "/"})
     assert answer.status_code == 303 and seen == [False]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import re
@@ -13,6 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from scorekeeper import play, rules
+from scorekeeper.db import restore as restoring
 from scorekeeper.db.models import Event, Game, Night, Player, RatingStep
 from scorekeeper.db.players import find_player
 from scorekeeper.extensions import db
@@ -40,6 +40,11 @@ CORONATION = {"format": "kings-corners-game/1", "variant": "coronation",
               "played_on": "2026-11-21",
               "rounds": [{"corners": ["Cy", None, "Zoë", "Cy"], "dragon": "Zoë"},
                          {"corners": ["Zoë", "Zoë", "Zoë", "Zoë"], "dragon": "Zoë"}]}
+
+
+def restore(doc) -> dict[str, int]:
+    """Restore a backup document, as a file, through the use-case the page calls."""
+    return play.restore(io.BytesIO(json.dumps(doc).encode()))
 
 
 def add_game(log: dict, night: Night | None) -> Game:
@@ -91,8 +96,7 @@ def test_a_backup_restored_into_an_empty_database_and_backed_up_again_is_the_sam
     assert [g["variant"] for n in first["nights"] for g in n["games"]] == [
         "penalty", "chips", "chips", "coronation"]
     with other_app.app_context():
-        counts = backup.restore(copy.deepcopy(first))
-        db.session.commit()
+        counts = restore(first)
     assert counts == {"players": 5, "nights": 2, "games": 5}
     assert document(other_app) == first
 
@@ -103,10 +107,9 @@ def test_a_night_of_more_games_than_are_written_together_restores_the_same(app, 
     and again past it, must give each game its own seats, rounds, hands and events."""
     fill(app)
     first = document(app)
-    monkeypatch.setattr(backup, "GAMES_AT_ONCE", 3)  # cut inside Saturday, then again
+    monkeypatch.setattr(restoring, "GAMES_AT_ONCE", 3)  # cut inside Saturday, then again
     with other_app.app_context():
-        counts = backup.restore(copy.deepcopy(first))
-        db.session.commit()
+        counts = restore(first)
     assert counts == {"players": 5, "nights": 2, "games": 5}
     assert document(other_app) == first
 
@@ -158,7 +161,7 @@ def test_a_bad_hand_in_the_last_game_restores_nothing_at_all(app, other_app):
     doc["nights"][1]["games"][1]["rounds"][1]["dragon"] = "Nobody"
     with other_app.app_context():
         with pytest.raises(backup.Refused) as refused:
-            backup.restore(doc)
+            restore(doc)
         db.session.rollback()
         assert "nights[1].games[1]" in str(refused.value) and "round 2" in str(refused.value)
         assert backup.is_empty()
@@ -170,7 +173,7 @@ def test_a_game_player_missing_from_the_roster_is_refused_by_name(app, other_app
     doc["roster"] = [p for p in doc["roster"] if p["name"] != "Cy"]
     with other_app.app_context():
         with pytest.raises(backup.Refused, match="Cy plays in this game but is not on the roster"):
-            backup.restore(doc)
+            restore(doc)
 
 
 def test_the_seasons_the_table_named_are_kept_and_rate_the_restored_games_alike(app, other_app,
@@ -212,7 +215,7 @@ def test_a_wrong_season_in_a_backup_restores_nothing(app, other_app, entry, wher
                       entry]
     with other_app.app_context():
         with pytest.raises(rules.RuleError) as refused:
-            backup.restore(doc)
+            restore(doc)
         db.session.rollback()
         assert where in str(refused.value) and why in str(refused.value)
         assert backup.is_empty()
@@ -230,7 +233,7 @@ def ratings_table() -> list[tuple]:
 def test_a_single_game_log_is_not_taken_for_a_backup(other_app):
     with other_app.app_context():
         with pytest.raises(backup.Refused, match="import it instead"):
-            backup.restore(PENALTY)
+            restore(PENALTY)
 
 
 def test_the_backup_page_downloads_the_document(app, client):
@@ -307,7 +310,7 @@ def test_a_file_is_read_once_before_anything_is_written_and_refused_saying_where
     one that fails it is read again to say where), the database left empty."""
     with other_app.app_context():
         with pytest.raises(rules.RuleError) as refused:
-            backup.restore_file(io.BytesIO(text))
+            play.restore(io.BytesIO(text))
         assert (refused.value.field or "").startswith(where), refused.value.field
         assert why in str(refused.value), str(refused.value)
         db.session.rollback()

@@ -9,7 +9,8 @@ import tracemalloc
 
 import pytest
 
-from scorekeeper import rules
+from scorekeeper import play, rules
+from scorekeeper.db import restore as restoring
 from scorekeeper.extensions import db
 from scorekeeper.reports import backup
 from tests.helpers import fill, hand_data, make_app
@@ -44,6 +45,7 @@ def stream(app) -> tuple[int, int]:
 def small_and_big(tmp_path, monkeypatch):
     """Return apps holding 20 and 80 nights, read and restored five nights at a time."""
     monkeypatch.setattr(backup, "BATCH", 5)
+    monkeypatch.setattr(restoring, "BATCH", 5)
     small = make_app(tmp_path / "small.sqlite")
     big = make_app(tmp_path / "big.sqlite")
     fill(small, 20)
@@ -77,8 +79,7 @@ def test_restoring_four_times_the_history_needs_no_more_memory(small_and_big, tm
 
         def restore(path=path, target=target):
             with target.app_context(), path.open("rb") as file:
-                backup.restore_file(file)
-                db.session.commit()
+                play.restore(file)
 
         used.append(peak(restore))
         with target.app_context():

@@ -12,11 +12,9 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
-from sqlalchemy import func, select
 
 from ... import play, rules
-from ...db.models import Game, Night, Player, table_time
-from ...extensions import db
+from ...db.models import table_time
 from ...reports import backup
 from ...words import refused_where
 from ..forms import RestoreForm
@@ -28,8 +26,7 @@ bp = Blueprint("backup", __name__, url_prefix="/backup")
 
 def _page(form: RestoreForm, error: str | None = None):
     """Render the backup page: what the database holds, the download, the restore form."""
-    counts = {label: db.session.scalar(select(func.count()).select_from(model))
-              for label, model in (("players", Player), ("nights", Night), ("games", Game))}
+    counts = backup.counts()
     return render_template("backup.html", form=form, error=error, counts=counts,
                            empty=not any(counts.values())), 422 if error else 200
 

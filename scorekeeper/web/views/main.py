@@ -14,12 +14,10 @@ from flask import (
 from flask_babel import get_translations, gettext
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
-from sqlalchemy import select
 
 from ... import variants
 from ...db import Unreadable, read_game, read_games
-from ...db.models import Game, GameResult
-from ...extensions import db
+from ...db.reader import game_to_watch, latest_game_ids
 from ...reports import history
 from ...words import N_, day, language, reason
 from ..bidi import bdi_join
@@ -40,13 +38,9 @@ def home():
     return render_template("home.html", **_home())
 
 
-# The games changed last (from their index), built once: home is the page opened most.
-_LATEST = select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc()).limit(RECENT + 4)
-
-
 def _home() -> dict:
     """Read and draw the games home shows."""
-    ids = db.session.connection().execute(_LATEST).scalars().all()
+    ids = latest_game_ids(RECENT + 4)
     listed = history.summaries(ids)
     games = [(listed[i], variants.get(listed[i].variant)) for i in ids if i in listed]
     broken = [(g, home) for g, home in games if not g.readable]
@@ -94,10 +88,7 @@ def watch():
     Its page has no buttons and follows the game; once the game is over it comes back here
     now and then, so the screen moves on to the next game when one starts.
     """
-    latest = (select(Game.id).outerjoin(GameResult, GameResult.game_id == Game.id)
-              .order_by(Game.updated_at.desc(), Game.id.desc()).limit(1))
-    game_id = (db.session.scalar(latest.where(GameResult.over.is_(False)))
-               or db.session.scalar(latest))
+    game_id = game_to_watch()
     if game_id is None:
         return render_template("watch_empty.html")
     return redirect(url_for("games.scoreboard", game_id=game_id, watch=1))

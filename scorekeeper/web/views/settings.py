@@ -38,9 +38,8 @@ def set_passcode():
     form = PasscodeForm()
     if not posted(form):
         return _page(form, expired(), 400)
-    was_on = passcode.is_on()
     try:
-        passcode.store(form.passcode.data)
+        was_on = passcode.store(form.passcode.data)
     except rules.RuleError as error:
         return _page(form, capital(reason(error)) + ".", 422)
     flash(gettext("Passcode changed. Every other phone asks for the new one before a change.")

@@ -170,8 +170,11 @@ def _back() -> str | None:
 def _padlock_as_read() -> bool:
     """Tell whether to show the padlock, from what this request read before the fault: the
     page asks the database nothing more (it may be the very thing that is gone)."""
-    settings = g.get("kc_settings") or {}
-    return settings.get(passcode.NAME) is not None and "kc_phone" in g and g.kc_phone is None
+    if g.get("kc_passcode") is None:  # no passcode, or not read before the fault
+        return False
+    if "kc_phone" in g:  # this phone's key, as read
+        return g.kc_phone is None
+    return not request.cookies.get(passcode.COOKIE)  # no key at all: locked for sure
 
 
 def answer(error: BaseException):

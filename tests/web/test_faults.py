@@ -565,3 +565,22 @@ def test_a_database_removed_under_the_running_app_refuses_saves_until_it_is_put_
     assert client.post("/games/1/hands/new", data=second).status_code == 302
     with contextlib.closing(sqlite3.connect(path)) as side:
         assert side.execute("SELECT count(*) FROM round").fetchone() == (2,)
+
+
+def test_a_fault_page_shows_a_locked_phone_its_padlock(app, client, monkeypatch):
+    """The fault page draws the header from what the request read before the fault: with a
+    passcode set, a phone that has not given it still sees the padlock (the way to unlock)."""
+    from scorekeeper import play
+    from scorekeeper.web.views import games
+
+    start_game(client, ["Ann", "Ben", "Cy"])
+    with app.app_context():
+        play.set_passcode("four 4 Zoë")
+
+    def gone(*_, **__):  # the disk fails once the page has read the seats and the passcode
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(games, "game_view", gone)
+    page = app.test_client().get("/games/1")
+    assert page.status_code == 503
+    assert 'class="icon lock"' in page.get_data(as_text=True)

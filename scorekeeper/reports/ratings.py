@@ -7,10 +7,11 @@ played (their day, then when they were started, then their number), whatever ord
 were entered or corrected in, so the same games always give the same ratings.
 
 The ratings are derived data, kept in `rating_step` (one row a player a finished game) in the
-same transaction as every change to a game: `following(game_ids)` wraps a change, and
-recomputes a variant from the first game whose finishing order changed (a hand just recorded
-that ends the newest game: one step; a correction of an old game: every game after it).
-`check` compares the table with a fresh computation and `rebuild` fills it again.
+same transaction as every change to a game, by the unit of work (play.changing): given the
+games' steps as they were (`stored`), `after_change` recomputes a variant from the first game
+whose finishing order changed (a hand just recorded that ends the newest game: one step; a
+correction of an old game: every game after it). `check` compares the table with a fresh
+computation and `rebuild` fills it again (the named seasons changed: every game).
 
 What a page shows is `figure`: a cautious number (1000 + 40 x (mu - 3 sigma)) that rises as
 a player wins and as the app grows sure of them; provisional until their tenth game of the
@@ -22,8 +23,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -114,8 +114,9 @@ def _finished(session, *, game_ids: Sequence[int] | None = None, variant: str | 
     return sorted(found, key=lambda game: game.key)
 
 
-def _stored(session, game_ids: Sequence[int]) -> dict[int, Finished]:
+def stored(game_ids: Sequence[int], session=None) -> dict[int, Finished]:
     """Return what the stored steps of these games were computed from."""
+    session = session or db.session
     rows: dict[int, list] = {}
     for row in session.execute(select(RatingStep.game_id, RatingStep.player_id,
                                       RatingStep.place, RatingStep.variant,
@@ -247,7 +248,7 @@ def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = N
     ids = sorted(set(game_ids))
     if not ids:
         return 0
-    was = _stored(session, ids) if before is None else before
+    was = stored(ids, session) if before is None else before
     now = {game.game_id: game for game in _finished(session, game_ids=ids)}
     since: dict[str, Key] = {}
     for game_id in ids:
@@ -258,22 +259,6 @@ def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = N
             if game is not None:
                 since[game.variant] = min(since.get(game.variant, game.key), game.key)
     return sum(_recompute(session, variant, key) for variant, key in sorted(since.items()))
-
-
-@contextmanager
-def following(game_ids: Sequence[int], session=None) -> Iterator[None]:
-    """Wrap a change to these games: their steps are read before it and the ratings kept
-    right after it (`after_change`), in the same transaction. Nothing is done if it raises."""
-    session = session or db.session
-    before = _stored(session, sorted(set(game_ids))) if game_ids else {}
-    yield
-    if game_ids:
-        after_change(game_ids, before, session)
-
-
-def seasons_changed(session=None) -> int:
-    """Rate every game again after the named seasons changed; return how many games."""
-    return rebuild(session)
 
 
 def _computed(session) -> list[dict]:

@@ -46,7 +46,8 @@ class Change:
     """What a change did, as the use-case tells it to `changing`, which keeps everything
     derived from it right (see docs/architecture.md, "Derived data")."""
 
-    def __init__(self) -> None:
+    def __init__(self, locked: tuple[int, ...] = ()) -> None:
+        self.locked = set(locked)  # the games it holds the lock of (a game it made, none)
         self.entered: set[int] = set()  # games whose entries changed: results, ratings, stamp
         self.shown: set[int] = set()  # games whose phones show something new: stamp
         self.hands: set[tuple[int, int]] = set()  # (game, hand) entered on one phone
@@ -85,8 +86,9 @@ class Change:
             ratings.rebuild()
         else:
             ratings.after_change(self.entered, self.rated_before)
-        if self.entered | self.shown:
-            touch(*sorted(self.entered | self.shown))
+        stamped = (self.entered | self.shown) & self.locked  # a game made now starts at 0
+        if stamped:
+            touch(*sorted(stamped))
 
 
 @contextmanager
@@ -96,7 +98,7 @@ def changing(*game_ids: int) -> Iterator[Change]:
     back (nothing written) if anything is raised."""
     lock(*game_ids)
     try:
-        change = Change()
+        change = Change(game_ids)
         yield change
         change.keep()
         db.session.commit()

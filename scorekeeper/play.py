@@ -57,8 +57,9 @@ class Change:
 
     def games(self, *game_ids: int, hand: int | None = None) -> None:
         """Say what was entered in these games changed (hands, their end, the game itself,
-        its players): told before anything of a game is deleted. `hand`: a hand entered,
-        corrected or deleted on one phone, so the parts sent for it say nothing now."""
+        its players): told before the game, or a player of it, is deleted (their ratings
+        go with them). `hand`: a hand entered, corrected or deleted on one phone, so the
+        parts sent for it say nothing now."""
         new = [game_id for game_id in game_ids if game_id not in self.entered]
         if new:
             self.rated_before.update(ratings.stored(new))

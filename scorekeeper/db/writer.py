@@ -1,7 +1,8 @@
 """The one writer: new games, rounds and events, for recording, editing, import and restore.
 
 Every write is checked by the rules first, on the game as it would stand after it, so
-nothing the rules refuse is ever stored.
+nothing the rules refuse is ever stored. It writes what was entered, nothing derived from it:
+the unit of work (play.changing) keeps the results, ratings, parts and change stamp.
 """
 
 from __future__ import annotations

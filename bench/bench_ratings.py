@@ -15,7 +15,7 @@ import random
 import statistics
 import sys
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -44,12 +44,12 @@ def timed(action) -> float:
 @contextmanager
 def no_ratings():
     """Leave the ratings out of every change meanwhile (to see what they add)."""
-    kept = ratings.following
-    ratings.following = lambda game_ids, session=None: nullcontext()
+    kept = ratings.after_change
+    ratings.after_change = lambda game_ids, before=None, session=None: 0
     try:
         yield
     finally:
-        ratings.following = kept
+        ratings.after_change = kept
 
 
 def finishing_save(names: list[str]) -> float:

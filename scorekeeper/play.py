@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import IO
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import rules, variants
@@ -55,16 +56,66 @@ class Unread(Exception):
         self.errors = errors
 
 
+class Change:
+    """What a change did, as the use-case tells it to `changing`, which keeps everything
+    derived from it right (see docs/architecture.md, "Derived data")."""
+
+    def __init__(self, locked: tuple[int, ...] = ()) -> None:
+        self.locked = set(locked)  # the games it holds the lock of (a game it made, none)
+        self.entered: set[int] = set()  # games whose entries changed: results, ratings, stamp
+        self.shown: set[int] = set()  # games whose phones show something new: stamp
+        self.hands: set[tuple[int, int]] = set()  # (game, hand) entered on one phone
+        self.rated_before: dict[int, ratings.Finished] = {}
+        self.seasons = False  # the named seasons changed: every game rated again
+        self.everything = False  # a restore or a rebuild: everything derived again
+
+    def games(self, *game_ids: int, hand: int | None = None) -> None:
+        """Say what was entered in these games changed (hands, their end, the game itself,
+        its players): told before the game, or a player of it, is deleted (their ratings
+        go with them). `hand`: a hand entered, corrected or deleted on one phone, so the
+        parts sent for it say nothing now."""
+        new = [game_id for game_id in game_ids if game_id not in self.entered]
+        if new:
+            self.rated_before.update(ratings.stored(new))
+            results.forget(new)
+            self.entered.update(new)
+        if hand is not None:
+            self.hands.update((game_id, hand) for game_id in game_ids)
+
+    def show(self, *game_ids: int) -> None:
+        """Say these games show something new that moves no score (a tap of the hand in
+        progress, a seat, a part sent, a name, a night)."""
+        self.shown.update(game_ids)
+
+    def keep(self) -> None:
+        """Bring everything derived up to date with what this change entered."""
+        db.session.flush()
+        if self.everything:
+            results.rebuild()
+            ratings.rebuild()
+            return
+        results.refresh(sorted(self.entered))
+        for game_id, number in sorted(self.hands):
+            parts.drop(game_id, number)
+        if self.seasons:
+            ratings.rebuild()
+        else:
+            ratings.after_change(self.entered, self.rated_before)
+        stamped = (self.entered | self.shown) & self.locked  # a game made now starts at 0
+        if stamped:
+            touch(*sorted(stamped))
+
+
 @contextmanager
-def changing(*game_ids: int, rated: bool = True) -> Iterator[None]:
-    """Hold these games' write lock for a change: committed if it goes through, rolled back
-    (nothing written) if anything is raised."""
+def changing(*game_ids: int) -> Iterator[Change]:
+    """Hold these games' write lock for a change, and yield a `Change` the use-case tells
+    what it changed: committed with everything derived from it, if it goes through; rolled
+    back (nothing written) if anything is raised."""
     lock(*game_ids)
     try:
-        # The games' ratings kept right in the same commit, unless the change cannot move a
-        # game's result (`rated` False: a seat, a chips tap of the hand in progress, a name).
-        with ratings.following(game_ids if rated else ()):
-            yield
+        change = Change(game_ids)
+        yield change
+        change.keep()
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -113,13 +164,13 @@ def _checked(game: Loaded, number: int, form: Mapping[str, str]) -> rules.Round:
 def record(game_id: int, number: int, form: Mapping[str, str], token: str | None) -> Saved:
     """Record round `number` of a game from its posted form; a form saved before (its
     once-only token seen) records nothing twice."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = _game(game_id)
         repeat = writer.round_with_token(token)
         entry = _checked(game, number, form)
         writer.record_round(game, number, entry, token)
         if repeat is None:
-            parts.drop(game_id, number)  # entered whole on one phone: the parts say nothing
+            change.games(game_id, hand=number)
         word = variants.get(game.variant).word()
     return Saved(game_id, number, word, repeat.number if repeat is not None else None)
 
@@ -127,11 +178,11 @@ def record(game_id: int, number: int, form: Mapping[str, str], token: str | None
 def correct(game_id: int, number: int, form: Mapping[str, str], was: str | None) -> Saved:
     """Correct round `number` from its posted form; `was` is what the round was when the
     form was opened: one changed since (on another phone) is not overwritten blindly."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = _game(game_id)
         entry = _checked(game, number, form)
         writer.edit_round(game, number, entry, was or None)
-        parts.drop(game_id, number)
+        change.games(game_id, hand=number)
         word = variants.get(game.variant).word()
     return Saved(game_id, number, word)
 
@@ -151,45 +202,48 @@ class Deleted:
 def delete_last(game_id: int, number: int) -> Deleted:
     """Delete the game's last round, only if it is still round `number`: a double tap cannot
     delete the one before it too."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = _game(game_id)
         word = variants.get(game.variant).word()
         last = len(game.core.rounds)
         deleted = writer.delete_last_round(game) if number == last else None
         if deleted is not None:
-            parts.drop(game_id, deleted)
+            change.games(game_id, hand=deleted)
     return Deleted(word, number, deleted, last)
 
 
 def undo(game_id: int, number: int, token: str | None) -> Saved:
     """Take back round `number`, just saved with this once-only token, only while it is
     still the game's last (writer.undo_round says why not, as a Conflict)."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = _game(game_id)
         home = variants.get(game.variant)
         writer.undo_round(game, number, token, home.round_word)
-        parts.drop(game_id, number)
+        change.games(game_id, hand=number)
     return Saved(game_id, number, home.word())
 
 
 def new_game(variant: str, settings: dict, names: list[str], first_dealer_seat: int) -> int:
     """Start a game (checked by the rules) in tonight's night; return its id."""
-    with changing():
-        game = writer.create_game(variant, settings, names, first_dealer_seat)
-        game_id = game.id
+    with changing() as change:
+        game_id = writer.create_game(variant, settings, names, first_dealer_seat).id
+        change.games(game_id)
     return game_id
 
 
 def set_ended(game_id: int, ended: bool) -> None:
     """End a game by hand (the best totals win now), or undo that."""
-    with changing(game_id):
+    with changing(game_id) as change:
         writer.set_ended(_game(game_id), ended)
+        change.games(game_id)
 
 
 def delete_game(game_id: int) -> None:
     """Delete a game and every hand in it."""
-    with changing(game_id):
-        writer.delete_game(_game(game_id))
+    with changing(game_id) as change:
+        game = _game(game_id)
+        change.games(game_id)
+        writer.delete_game(game)
 
 
 @dataclass(frozen=True)
@@ -205,12 +259,13 @@ class Rematch:
 
 def rematch(game_id: int) -> Rematch:
     """Start a rematch of a finished game: the same seats and rules, the deal passed on."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = _game(game_id)
         if not game.result.over:
             return Rematch(game_id)
         new, started = writer.rematch(game)
         if started:
+            change.games(new.id)
             parts.carry_seats(game_id, new.id)  # each phone keeps its seat
         found = Rematch(new.id, new.players[new.first_dealer_seat].name, started)
     return found
@@ -225,12 +280,14 @@ def tap(game_id: int, number: int, seat: int | None, kind: str, token: str | Non
     """Record one event of the hand in progress (a pass, a king held, a missed draw) for
     the player at `seat`; a tap sent twice (its once-only token seen) is saved once."""
     try:
-        with changing(game_id, rated=False):
+        with changing(game_id) as change:
             game = _game(game_id)
             if seat is None or not 0 <= seat < len(game.players):
                 raise rules.RuleError("there is no player at seat %(seat)s", "player",
                                       seat=repr(str(seat)))
-            writer.add_tap(game, number, game.players[seat], kind, token)
+            if writer.event_with_token(token) is None:
+                writer.add_tap(game, number, game.players[seat], kind, token)
+                change.show(game_id)
     except IntegrityError:
         # Two phones tapped at once: the same tap twice is saved once, two taps need a retry.
         if writer.event_with_token(token) is None:
@@ -240,8 +297,11 @@ def tap(game_id: int, number: int, seat: int | None, kind: str, token: str | Non
 def untap(game_id: int, number: int, event_id: int | None):
     """Take back the last event of the hand in progress (the one the undo showed, so a
     double tap undoes one); return it, or None when it was undone already."""
-    with changing(game_id, rated=False):
-        return writer.undo_tap(_game(game_id), number, event_id)
+    with changing(game_id) as change:
+        undone = writer.undo_tap(_game(game_id), number, event_id)
+        if undone is not None:
+            change.show(game_id)
+    return undone
 
 
 class Gone(LookupError):
@@ -251,12 +311,14 @@ class Gone(LookupError):
 
 def rename_player(player_id: int, name: str) -> tuple[str, str]:
     """Give a player a new name (no one else may have it); return (old name, new name)."""
-    with changing(*locks.games_of(player_id), rated=False):  # their games show the new name
+    games = locks.games_of(player_id)
+    with changing(*games) as change:
         player = db.session.get(Player, player_id)
         if player is None:
             raise Gone(player_id)
         old = player.name
         players.rename(player, name)
+        change.show(*games)  # their games show the new name
         renamed = (old, player.name)
     return renamed
 
@@ -264,12 +326,13 @@ def rename_player(player_id: int, name: str) -> tuple[str, str]:
 def merge_players(keeper_id: int, duplicate_id: int) -> tuple[str, str, int]:
     """Fold a duplicate roster entry into the keeper; return (the duplicate's name, the
     keeper's name, how many games moved over)."""
-    with changing(*locks.games_of(keeper_id, duplicate_id)):
+    with changing(*locks.games_of(keeper_id, duplicate_id)) as change:
         keeper = db.session.get(Player, keeper_id)
         duplicate = db.session.get(Player, duplicate_id)
         if keeper is None or duplicate is None:
             raise Gone(duplicate_id if keeper else keeper_id)
         name, kept = duplicate.name, keeper.name
+        change.games(*locks.games_of(duplicate_id))  # told before the duplicate goes
         moved = players.merge(keeper, duplicate)
     return name, kept, moved
 
@@ -287,9 +350,9 @@ def name_season(name: str | None, first: str | None, last: str | None) -> str:
     """Name a season from its first day to its last, and rate every game again in the
     seasons as they now are; return its name."""
     try:
-        with changing():
+        with changing() as change:
             season = named_seasons.add(name, first, last)
-            ratings.seasons_changed()
+            change.seasons = True
             return season.name
     except IntegrityError:
         # Named on two phones at once: the other phone's went in first.
@@ -300,18 +363,18 @@ def name_season(name: str | None, first: str | None, last: str | None) -> str:
 def forget_season(season_id: int) -> str:
     """Forget a named season (its days go back to their years) and rate every game again;
     return its name, or raise Gone."""
-    with changing():
+    with changing() as change:
         name = named_seasons.remove(season_id)
         if name is None:
             raise Gone(season_id)
-        ratings.seasons_changed()
+        change.seasons = True
         return name
 
 
 def move_game(game_id: int, night_id: int | None) -> int:
     """Move a game to another night, or to a night of its own (`night_id` None); return the
     id of the night it is in now."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = db.session.get(Game, game_id)
         if game is None:
             raise NoSuchGame(game_id)
@@ -321,7 +384,7 @@ def move_game(game_id: int, night_id: int | None) -> int:
             if target is None:
                 raise rules.RuleError("that night is not there any more", "night")
         moved_to = nights.move_game(game, target).id
-        touch(game_id)
+        change.show(game_id)
     return moved_to
 
 
@@ -331,7 +394,7 @@ def set_passcode(text: str) -> bool:
     """Set the table passcode (checked as typed) in place of any other, forgetting every
     phone that knew one; return whether the table had one. Hashed before the lock."""
     made = access.hashed(text)
-    with changing(rated=False):
+    with changing():
         was_on = access.passcode() is not None
         access.set_passcode(made)
     return was_on
@@ -339,7 +402,7 @@ def set_passcode(text: str) -> bool:
 
 def clear_passcode() -> bool:
     """Remove the table passcode and every phone's key; return whether there was one."""
-    with changing(rated=False):
+    with changing():
         was_on = access.passcode() is not None
         access.clear_passcode()
     return was_on
@@ -347,46 +410,46 @@ def clear_passcode() -> bool:
 
 def remember_phone(digest: str, label: str, kept: timedelta) -> None:
     """Let the phone whose key has this digest change things for `kept` from now."""
-    with changing(rated=False):
+    with changing():
         now = table_time()
         access.add_phone(digest, label, now, now + kept)
 
 
 def forget_phone(phone_id: int) -> None:
     """Make a phone a reader again: its key is forgotten."""
-    with changing(rated=False):
+    with changing():
         access.drop_phone(phone_id)
 
 
 def import_game(parsed: gamelog.Parsed) -> int:
     """Add a checked game log (read before the lock) as a new game; return its id."""
     core = parsed.game
-    with changing():
+    with changing() as change:
         game_id = writer.create_game(core.variant, dict(core.settings), list(core.players),
                                      core.players.index(core.first_dealer), parsed.played_on,
                                      rounds=core.rounds, ended=core.ended).id
-        ratings.after_change([game_id])
+        change.games(game_id)
     return game_id
 
 
 def restore(file: IO[bytes]) -> dict[str, int]:
     """Rebuild a backup file into the empty database as it is read; return what it held,
     counted. Nothing is read before the database is known to be empty."""
-    with changing():
+    with changing() as change:
         if not backup.is_empty():
             raise backup.not_empty()
         read = backup.read(file)
         counts = restoring.write(read.roster(), read.seasons(), read.nights(), read.loose())
-        ratings.rebuild()
+        change.everything = True
     return counts
 
 
 def rebuild_results() -> int:
     """Fill the results cache, then the ratings, again from what was entered; return how
     many games."""
-    with changing():
-        count = results.rebuild()
-        ratings.rebuild()
+    with changing() as change:
+        count = db.session.scalar(select(func.count(Game.id)))
+        change.everything = True
     return count
 
 
@@ -403,7 +466,7 @@ class Seated:
 def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> Seated:
     """Give a seat of a game to this phone; a seat another phone holds only when `force`
     (the phone was asked, and said yes)."""
-    with changing(game_id, rated=False):
+    with changing(game_id) as change:
         game = _game(game_id)
         if not 0 <= seat < len(game.players):
             raise rules.RuleError("there is no player at seat %(seat)s", "seat",
@@ -412,25 +475,25 @@ def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> S
         if holder is not None and holder.phone != phone and not force:
             return Seated(seat, False, holder.label)
         parts.take(game_id, game.next_number, seat, phone, label)
-        touch(game_id)  # every phone shows who holds which seat
+        change.show(game_id)  # every phone shows who holds which seat
     return Seated(seat, True)
 
 
 def new_join_code(game_id: int, salt: str) -> None:
     """Change a game's join code (made from `salt`): the QR code shown before seats no one
     from now on; the phones seated keep their seats."""
-    with changing(game_id, rated=False):
+    with changing(game_id):
         _game(game_id)
         parts.new_join_salt(game_id, salt)
 
 
 def give_seat(game_id: int, phone: str) -> int | None:
     """Give back the seat this phone holds in a game; return it (None: it held none)."""
-    with changing(game_id, rated=False):
+    with changing(game_id) as change:
         game = _game(game_id)
         seat = parts.give_back(game_id, game.next_number, phone)
         if seat is not None:
-            touch(game_id)
+            change.show(game_id)
     return seat
 
 
@@ -486,7 +549,7 @@ def send_part(game_id: int, number: int, part: Part, by_seat: int | None,
               by_label: str) -> PartSent:
     """Store one player's part of hand `number`; when it completes the hand and the parts
     agree, record the hand through the rules, as a hand entered on one phone is, once."""
-    with changing(game_id):
+    with changing(game_id) as change:
         game = _game(game_id)
         home = variants.get(game.variant)
         if number < 1:
@@ -505,7 +568,7 @@ def send_part(game_id: int, number: int, part: Part, by_seat: int | None,
         changed = parts.put_part(game_id, number, part, by_seat, by_label,
                                  part_code(before.part) if before else "")
         if changed:
-            touch(game_id)
+            change.show(game_id)
         sent = parts.parts_of(game_id, number)
         gathered = gather(game, number, {seat: s.part for seat, s in sent.items()})
         if not gathered.complete:
@@ -520,6 +583,7 @@ def send_part(game_id: int, number: int, part: Part, by_seat: int | None,
             if isinstance(error, writer.Conflict):
                 raise
             return PartSent(gathered, refused=capital(reason(error)))
+        change.games(game_id)  # entered by its parts, which stay: they say how
         saved = Saved(game_id, number, home.word())
     return PartSent(gathered, saved)
 

@@ -30,7 +30,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app, play, rules
-from scorekeeper.db import add_game
+from scorekeeper.db import add_game, results
 from scorekeeper.db.models import Night
 from scorekeeper.db.players import player_for
 from scorekeeper.extensions import db
@@ -217,9 +217,11 @@ def store_log(core, played_on=None):
     """Store a checked game log's game (gamelog.parse(...).game) as a new game; not committed."""
     from scorekeeper.db import create_game
 
-    return create_game(core.variant, dict(core.settings), list(core.players),
+    game = create_game(core.variant, dict(core.settings), list(core.players),
                        core.players.index(core.first_dealer), played_on, rounds=core.rounds,
                        ended=core.ended)
+    results.refresh([game.id])  # cached as play.changing would, not rated
+    return game
 
 
 def hand_data(players, went_out=None, hands=None, number=1, token=None) -> dict:
@@ -455,6 +457,7 @@ def fill(app, nights: int, hands: int = 6, ended: bool = False) -> None:
     hand, if `ended`)."""
     with app.app_context():
         players = [player_for(name) for name in NAMES]
+        added = []
         for n in range(nights):
             night = Night(started_at=datetime(2016, 1, 8, 19, 30) + timedelta(weeks=n))
             db.session.add(night)
@@ -464,8 +467,10 @@ def fill(app, nights: int, hands: int = 6, ended: bool = False) -> None:
                     for i, name in enumerate(NAMES) if name != NAMES[(n + g + h) % 4]})
                     for h in range(hands))
                 core = rules.Game("penalty", NAMES, NAMES[g], PENALTY, rounds, ended)
-                add_game(core, players, played_on=night.started_at.date(), night=night,
-                         created_at=night.started_at + timedelta(hours=g))
+                added.append(add_game(core, players, played_on=night.started_at.date(),
+                                      night=night,
+                                      created_at=night.started_at + timedelta(hours=g)))
+        results.refresh(added)  # cached as play.changing would, not rated
         db.session.commit()
 
 
@@ -531,9 +536,11 @@ def add(order: list[list[str]], on: date = DAY, ended: bool = True, at: int = 0,
     rated: `play` rates what it changes."""
     names = tuple(seats or [name for group in order for name in group])
     core = rules.Game("penalty", names, names[0], PENALTY, (stalemate(order),), ended)
-    return add_game(core, [player_for(name) for name in names], played_on=on, night=None,
-                    created_at=datetime.combine(on, datetime.min.time()) + timedelta(
-                        hours=20, minutes=at))
+    game_id = add_game(core, [player_for(name) for name in names], played_on=on, night=None,
+                       created_at=datetime.combine(on, datetime.min.time()) + timedelta(
+                           hours=20, minutes=at))
+    results.refresh([game_id])  # cached as play.changing would
+    return game_id
 
 
 def finished(order: list[list[str]], on: date = DAY, at: int = 0) -> int:

@@ -9,20 +9,7 @@ from sqlalchemy import bindparam, func, select, update
 
 from .. import rules
 from ..extensions import db
-from . import locks
-from .locks import touch
-from .models import (
-    Event,
-    Game,
-    HandEntry,
-    Player,
-    ResultBest,
-    ResultFact,
-    ResultPair,
-    ResultSeat,
-    Round,
-    Seat,
-)
+from .models import Event, Game, HandEntry, Player, Round, Seat
 from .seasons import in_season
 
 NAME_MAX = 40
@@ -108,7 +95,6 @@ def rename(player: Player, raw: str) -> None:
         raise rules.RuleError("“%(name)s” is already on the roster. If they are the same "
                               "person, merge the two entries instead.", "name", name=other.name)
     player.name, player.name_key = name, key
-    touch(*locks.games_of(player.id))  # every phone on one of their games shows the new name
     db.session.flush()
 
 
@@ -127,7 +113,8 @@ def games_of(player: Player) -> int:
 
 def merge(keeper: Player, duplicate: Player) -> int:
     """Fold a duplicate roster entry into `keeper`: every seat, hand, event and corner moves
-    over and the duplicate goes. Return how many games moved."""
+    over and the duplicate goes. Return how many games moved. What is derived from the
+    duplicate's games is the caller's to forget first (play.changing: `Change.games`)."""
     if keeper.id == duplicate.id:
         raise rules.RuleError("pick another entry than this player", "other")
     together = shared_games(keeper, duplicate)
@@ -139,13 +126,9 @@ def merge(keeper: Player, duplicate: Player) -> int:
                            "different people; nothing was merged."))
         raise rules.RuleError(said, "other", one=keeper.name, other=duplicate.name, games=games)
     moved = list(db.session.scalars(select(Seat.game_id).where(Seat.player_id == duplicate.id)))
-    if moved:
-        touch(*moved)
     for model, column in ((Seat, Seat.player_id), (HandEntry, HandEntry.player_id),
                           (Event, Event.player_id), (Round, Round.went_out_id),
-                          (Round, Round.dragon_id), (ResultSeat, ResultSeat.player_id),
-                          (ResultFact, ResultFact.player_id), (ResultPair, ResultPair.player_id),
-                          (ResultPair, ResultPair.other_id), (ResultBest, ResultBest.player_id)):
+                          (Round, Round.dragon_id)):
         db.session.execute(update(model).where(column == duplicate.id)
                            .values({column.key: keeper.id}))
     # Corners are a JSON list of player ids, so they are rewritten in Python.

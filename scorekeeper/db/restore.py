@@ -51,7 +51,6 @@ class KeptGame:
     created_at: datetime
     recorded_at: list[datetime]
     waiting: list[rules.Event]
-    result: rules.GameResult | None
 
 
 @dataclass(frozen=True)
@@ -92,8 +91,7 @@ def write(roster: Iterable[Member], named: Iterable[NamedSeason], nights: Iterab
 
     def wait(game: KeptGame, night: Night | None) -> None:
         waiting.append(NewGame(game.core, [players[key] for key in game.keys], game.played_on,
-                               night, game.created_at, game.recorded_at, game.waiting,
-                               game.result))
+                               night, game.created_at, game.recorded_at, game.waiting))
 
     for kept in nights:
         night = Night(name=kept.name, notes=kept.notes, started_at=kept.started_at)

@@ -1,9 +1,9 @@
 """The results cache: each game's standing and its players' figures, kept beside the game.
 
-Written in the same transaction as every change to a game, by the same rules that score
-it, so the roster, player pages and history can read figures with SQL instead of replaying
-every game. It stays derived: `check` recomputes every game and reports a difference,
-`rebuild` fills the tables again from what was entered.
+Written by the unit of work (play.changing) in the same transaction as every change to a
+game, by the same rules that score it, so the roster, player pages and history can read
+figures with SQL instead of replaying every game. It stays derived: `check` recomputes
+every game and reports a difference, `rebuild` fills the tables again from what was entered.
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from sqlalchemy import delete, select
 from .. import rules, variants
 from ..extensions import db
 from .models import Game, GameResult, ResultBest, ResultFact, ResultPair, ResultSeat
-from .reader import Loaded, read_games
+from .reader import read_games
 
 BATCH = 200
-CACHE = (ResultBest, ResultPair, ResultFact, ResultSeat, GameResult)  # deleted in this order
+# Every table of the cache, in the order they are deleted (a game's own row last); the
+# ratings' steps (reports/ratings.py) are the one other kind of derived data.
+DERIVED = (ResultBest, ResultPair, ResultFact, ResultSeat, GameResult)
 PARTS = (ResultSeat, ResultFact, ResultPair, ResultBest)  # a game's rows, after its own
 
 
@@ -63,27 +65,29 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
              "problem": None}, seats, facts, pairs, bests)
 
 
-def store(game_id: int, core: rules.Game, player_ids: Sequence[int],
-          outcome: rules.GameResult | Exception, session=None,
-          when: tuple[date, datetime] | None = None) -> None:
-    """Write one game's cache rows in place of its old ones (not committed); `when` is the
-    game's day and start, read here if not given (games just added: `store_new`)."""
+def forget(game_ids: Iterable[int], session=None) -> None:
+    """Delete these games' cache rows (not committed): what they said is out of date."""
     session = session or db.session
-    if when is None:
-        when = tuple(session.execute(select(Game.played_on, Game.created_at)
-                                     .where(Game.id == game_id)).one())
-    for model in CACHE:
-        session.execute(delete(model).where(model.game_id == game_id))
-    store_new([(game_id, core, player_ids, outcome, when)], session)
+    ids = list(game_ids)
+    for model in DERIVED:
+        session.execute(delete(model).where(model.game_id.in_(ids)))
 
 
-def store_new(games: Sequence[tuple[int, rules.Game, Sequence[int],
-                                     rules.GameResult | Exception, tuple[date, datetime]]],
-              session=None) -> None:
-    """Write the cache rows of games just added, all at once (not committed): each given
-    as its id, the game, its players' ids, where it stands and its day and start."""
+def refresh(game_ids: Iterable[int], session=None) -> None:
+    """Read these games again and write their cache rows in place of the old ones (not
+    committed); a game deleted keeps none."""
+    ids = list(game_ids)
+    for start in range(0, len(ids), BATCH):
+        batch = ids[start:start + BATCH]
+        forget(batch, session)
+        games = read_games(batch, session=session).values()
+        _insert([_rows(game.id, game.core, game.player_ids, game.outcome,
+                       (game.played_on, game.created_at)) for game in games], session)
+
+
+def _insert(made: list[tuple], session=None) -> None:
+    """Write games' cache rows (as `_rows` gives them), a statement a table."""
     session = session or db.session
-    made = [_rows(*game) for game in games]
     if made:
         session.execute(GameResult.__table__.insert(), [game for game, *_ in made])
     for part, model in enumerate(PARTS, start=1):
@@ -92,26 +96,13 @@ def store_new(games: Sequence[tuple[int, rules.Game, Sequence[int],
             session.execute(model.__table__.insert(), rows)
 
 
-def store_loaded(game: Loaded, session=None) -> None:
-    """Write the cache rows of a game as read (replayed once, if not already)."""
-    store(game.id, game.core, game.player_ids, game.outcome, session,
-          (game.played_on, game.created_at))
-
-
-def refresh(game_ids: Iterable[int], session=None) -> None:
-    """Read these games again and write their cache rows (not committed)."""
-    for game in read_games(game_ids, session=session).values():
-        store_loaded(game, session)
-
-
 def rebuild(session=None) -> int:
     """Fill the cache again from what was entered; return how many games it holds."""
     session = session or db.session
-    for model in CACHE:
+    for model in DERIVED:
         session.execute(delete(model))
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
-    for start in range(0, len(ids), BATCH):
-        refresh(ids[start:start + BATCH], session)
+    refresh(ids, session)
     return len(ids)
 
 

@@ -1,7 +1,8 @@
 """The one writer: new games, rounds and events, for recording, editing, import and restore.
 
 Every write is checked by the rules first, on the game as it would stand after it, so
-nothing the rules refuse is ever stored.
+nothing the rules refuse is ever stored. It writes what was entered, nothing derived from it:
+the unit of work (play.changing) keeps the results, ratings, parts and change stamp.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from .. import rules
 from ..extensions import db
 from ..rules import Word
 from ..rules.seats import rematch_dealer
-from . import nights, results
-from .locks import touch
+from . import nights
 from .models import Event, Game, HandEntry, Night, Player, Round, Seat, Setting, table_time
 from .players import clean_name, player_for
 from .reader import Loaded, Tap
@@ -88,19 +88,10 @@ def _fill(row: Round, entry: rules.Round, ids: Mapping[str, int]) -> Round:
     return row
 
 
-def _outcome(core: rules.Game) -> rules.GameResult | rules.RuleError:
-    """Return where a game stands, or the rules' refusal (a game kept to be repaired)."""
-    try:
-        return rules.play(core)
-    except rules.RuleError as error:
-        return error
-
-
 @dataclass(frozen=True)
 class NewGame:
     """A checked game to store whole (see `add_games`): its seats, rounds and events, the
-    hand in progress (`waiting`), the time each round was recorded, and its result when
-    the caller has played it already."""
+    hand in progress (`waiting`) and the time each round was recorded."""
 
     core: rules.Game
     players: Sequence[Player]
@@ -109,25 +100,23 @@ class NewGame:
     created_at: datetime | None = None
     recorded_at: Sequence[datetime] = ()
     waiting: Sequence[rules.Event] = ()
-    result: rules.GameResult | None = None
 
 
 def add_game(core: rules.Game, players: Sequence[Player], *, played_on: date, night: Night | None,
              created_at: datetime | None = None, recorded_at: Sequence[datetime] = (),
-             waiting: Sequence[rules.Event] = (),
-             result: rules.GameResult | None = None, deleted: int | None | bool = True) -> int:
-    """Store a checked game whole and its cached result; return its id (see `add_games`)."""
-    return add_games([NewGame(core, players, played_on, night, created_at, recorded_at, waiting,
-                              result)], deleted=deleted)[0]
+             waiting: Sequence[rules.Event] = (), deleted: int | None | bool = True) -> int:
+    """Store a checked game whole; return its id (see `add_games`)."""
+    return add_games([NewGame(core, players, played_on, night, created_at, recorded_at,
+                              waiting)], deleted=deleted)[0]
 
 
 def add_games(games: Sequence[NewGame], *, deleted: int | None | bool = True) -> list[int]:
-    """Store checked games whole: seats, rounds with their events, the hand in progress and
-    their cached results; return their ids, in order.
+    """Store checked games whole: seats, rounds with their events and the hand in progress;
+    return their ids, in order.
 
     Written as table rows (no object per row, nor the ORM's bulk path: a statement costs
     several times more through it), a statement a table for all the games' seats, rounds,
-    hands, events and cache rows; the games themselves one statement each on SQLite, which
+    hands and events; the games themselves one statement each on SQLite, which
     cannot promise RETURNING's order for many rows (their ids are needed first). A restore
     adds thousands of games this way, ten nights at a time, and reads `highest_deleted()`
     once for all of them (`deleted`; True: read it here).
@@ -184,11 +173,6 @@ def add_games(games: Sequence[NewGame], *, deleted: int | None | bool = True) ->
               for seq, e in enumerate(happened)]
     if events:
         session.execute(insert(Event.__table__), events)
-    results.store_new([
-        (game_id, new.core, [p.id for p in new.players],
-         _outcome(new.core) if new.result is None else new.result,
-         (new.played_on, row["created_at"]))
-        for game_id, new, (row, _, _) in zip(game_ids, games, made)])
     return game_ids
 
 
@@ -220,13 +204,13 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
         raise rules.RuleError("the first dealer must be one of the players", "first_dealer")
     core = rules.Game(variant, tuple(cleaned), cleaned[first_dealer_seat] if cleaned else "",
                       resolved, tuple(rounds), ended)
-    result = rules.play(core)
+    rules.play(core)  # refused by the rules: nothing is written
     # Seat by seat: a roster name may differ in case from the one typed.
     players = [player_for(name) for name in cleaned]
     now = table_time()
     played_on = played_on or now.date()
     game_id = add_game(core, players, played_on=played_on,
-                       night=nights.night_for(now, played_on), result=result)
+                       night=nights.night_for(now, played_on))
     return db.session.get(Game, game_id)
 
 
@@ -279,18 +263,15 @@ def record_round(game: Loaded, number: int, entry: rules.Round, token: str | Non
     entry = rules.Round(entry.went_out, entry.hands, game.waiting_events(), entry.corners,
                         entry.dragon)
     after = game.with_rounds(game.core.rounds + (entry,))
-    result = rules.play(after)  # the game's one replay: it checks the hand and fills the cache
+    rules.play(after)  # the rules check the hand on the game as it would stand
     row = _fill(Round(game_id=game.id, number=number, token=token or None, hands=[]), entry,
                 game.ids)
     db.session.add(row)
-    touch(game.id)
     try:
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
         raise Taken(number) from None
-    results.store(game.id, after, game.player_ids, result,
-                  when=(game.played_on, game.created_at))
     return row
 
 
@@ -308,15 +289,11 @@ def edit_round(game: Loaded, number: int, entry: rules.Round, was: str | None = 
     entry = rules.Round(entry.went_out, entry.hands, rounds[number - 1].events, entry.corners,
                         entry.dragon)
     rounds[number - 1] = entry
-    after = game.with_rounds(rounds)
-    result = rules.play(after)
+    rules.play(game.with_rounds(rounds))
     row = db.session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number)
                             .options(selectinload(Round.hands)))
     _fill(row, entry, game.ids)
     row.updated_at = table_time()
-    touch(game.id)
-    results.store(game.id, after, game.player_ids, result,
-                  when=(game.played_on, game.created_at))
     return row
 
 
@@ -333,10 +310,6 @@ def delete_last_round(game: Loaded, keep_taps: bool = False) -> int | None:
     # Taps of the hand after it go too: they would otherwise land in the re-entered hand.
     db.session.execute(delete(Event).where(Event.game_id == game.id,
                                            Event.hand_number >= number + keep_taps))
-    touch(game.id)
-    after = game.with_rounds(game.core.rounds[:-1])
-    results.store(game.id, after, game.player_ids, _outcome(after),
-                  when=(game.played_on, game.created_at))
     return number
 
 
@@ -376,17 +349,13 @@ def undo_round(game: Loaded, number: int, token: str | None, word: str = "hand")
 def set_ended(game: Loaded, ended: bool) -> None:
     """End a game by hand (the best totals win now), or undo that."""
     db.session.execute(update(Game).where(Game.id == game.id).values(ended=ended))
-    touch(game.id)
-    after = game.with_rounds(game.core.rounds, ended=ended)
-    results.store(game.id, after, game.player_ids, _outcome(after),
-                  when=(game.played_on, game.created_at))
 
 
 HIGHEST_GAME = "highest_game"  # the setting that keeps the highest game number deleted
 
 
 def delete_game(game: Loaded) -> None:
-    """Delete a game with every hand in it, and its cached result; its number is kept, so
+    """Delete a game with every hand in it; its number is kept, so
     it is never given to another game (see `_new_game_id`)."""
     row = db.session.get(Setting, HIGHEST_GAME)
     if row is None:
@@ -453,7 +422,6 @@ def add_tap(game: Loaded, number: int, player: str, kind: str, token: str | None
     row = Event(game_id=game.id, hand_number=number, seq=0 if seq is None else seq + 1,
                 player_id=game.ids[player], kind=kind, token=token or None)
     db.session.add(row)
-    touch(game.id)
     db.session.flush()
     return row
 
@@ -472,5 +440,4 @@ def undo_tap(game: Loaded, number: int, event_id: int | None) -> Tap | None:
         raise Conflict("someone tapped since (another phone?), so nothing was undone: "
                        "check the last tap and undo again", "undo")
     db.session.execute(delete(Event).where(Event.id == last.id))
-    touch(game.id)
     return last

@@ -279,8 +279,7 @@ def _checked_game(raw: Any, where: str, players: set[str]) -> KeptGame:
                     created_at=created,
                     recorded_at=[_time(when, f"{where}.recorded_at[{i}]")
                                  for i, when in enumerate(recorded)],
-                    waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")),
-                    result=parsed.result)
+                    waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")))
 
 
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:

@@ -7,10 +7,11 @@ played (their day, then when they were started, then their number), whatever ord
 were entered or corrected in, so the same games always give the same ratings.
 
 The ratings are derived data, kept in `rating_step` (one row a player a finished game) in the
-same transaction as every change to a game: `following(game_ids)` wraps a change, and
-recomputes a variant from the first game whose finishing order changed (a hand just recorded
-that ends the newest game: one step; a correction of an old game: every game after it).
-`check` compares the table with a fresh computation and `rebuild` fills it again.
+same transaction as every change to a game, by the unit of work (play.changing): given the
+games' steps as they were (`stored`), `after_change` recomputes a variant from the first game
+whose finishing order changed (a hand just recorded that ends the newest game: one step; a
+correction of an old game: every game after it). `check` compares the table with a fresh
+computation and `rebuild` fills it again (the named seasons changed: every game).
 
 What a page shows is `figure`: a cautious number (1000 + 40 x (mu - 3 sigma)) that rises as
 a player wins and as the app grows sure of them; provisional until their tenth game of the
@@ -22,13 +23,12 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, delete, func, insert, select, tuple_
+from sqlalchemy import delete, func, insert, select, tuple_
 
 from .. import rules
 from ..db.engine import driver_rows
@@ -114,8 +114,9 @@ def _finished(session, *, game_ids: Sequence[int] | None = None, variant: str | 
     return sorted(found, key=lambda game: game.key)
 
 
-def _stored(session, game_ids: Sequence[int]) -> dict[int, Finished]:
+def stored(game_ids: Sequence[int], session=None) -> dict[int, Finished]:
     """Return what the stored steps of these games were computed from."""
+    session = session or db.session
     rows: dict[int, list] = {}
     for row in session.execute(select(RatingStep.game_id, RatingStep.player_id,
                                       RatingStep.place, RatingStep.variant,
@@ -166,41 +167,31 @@ def _latest(session, variant: str, player_ids: Sequence[int] | None = None,
 
     Two queries: the most games of each player, counted from an index alone (the roster's,
     or a season's), then those steps, each found by (player, variant, games)."""
-    most = _MOST_OF[season is not None]
+    most = (select(RatingStep.player_id, func.max(RatingStep.games))
+            .where(RatingStep.variant == variant).group_by(RatingStep.player_id))
+    if season is not None:
+        most = most.where(RatingStep.season == season)
     if player_ids is not None:
         most = most.where(RatingStep.player_id.in_(player_ids))
-    counted = session.connection().execute(most, {"variant": variant, "season": season})
-    return _steps_at(session, [(player_id, variant, games) for player_id, games in counted],
-                     named)
-
-
-# Each player's most games of a variant (of a season): built once, the variant bound.
-_EACH_MOST = (select(RatingStep.player_id, func.max(RatingStep.games))
-              .where(RatingStep.variant == bindparam("variant"))
-              .group_by(RatingStep.player_id))
-_MOST_OF = {False: _EACH_MOST, True: _EACH_MOST.where(RatingStep.season == bindparam("season"))}
-
-
-# Steps by player, variant and games, read in the index of a player's line: built once, the
-# lists bound when it runs. Every pair of them is asked, so a few more steps than wanted may
-# come back (a player's games matching another's): `_steps_at` keeps those asked for.
-_AT = (select(*STEP.c).where(RatingStep.player_id.in_(bindparam("players", expanding=True)),
-                             RatingStep.variant.in_(bindparam("variants", expanding=True)),
-                             RatingStep.games.in_(bindparam("games", expanding=True))))
-AT = {False: _AT, True: _AT.add_columns(Player.name).join(*NAMED)}
+    return _steps_at(session, [(player_id, variant, games)
+                               for player_id, games in session.execute(most)], named)
 
 
 def _steps_at(session, keys: Sequence[tuple[int, str, int]], named: bool = False) -> list:
     """Return the steps at these (player, variant, games), with the player's name if
-    `named`. (A join on the counts, or a list of pairs, would read every step of the
-    variant.)"""
+    `named`. Every combination of the players, variants and games asked is read along the
+    index of a player's line (a join on the counts, or a list of pairs, would read every
+    step of the variant), and only the steps asked for are kept."""
     if not keys:
         return []
+    query = select(*STEP.c).where(RatingStep.player_id.in_(sorted({key[0] for key in keys})),
+                                  RatingStep.variant.in_(sorted({key[1] for key in keys})),
+                                  RatingStep.games.in_(sorted({key[2] for key in keys})))
+    if named:
+        query = query.add_columns(Player.name).join(*NAMED)
     wanted = set(keys)
-    rows = session.connection().execute(AT[named], {
-        "players": sorted({key[0] for key in keys}), "variants": sorted({key[1] for key in keys}),
-        "games": sorted({key[2] for key in keys})}).all()
-    return [row for row in rows if (row.player_id, row.variant, row.games) in wanted]
+    return [row for row in session.execute(query)
+            if (row.player_id, row.variant, row.games) in wanted]
 
 
 def _one_at_a_time(session, variant: str) -> None:
@@ -247,7 +238,7 @@ def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = N
     ids = sorted(set(game_ids))
     if not ids:
         return 0
-    was = _stored(session, ids) if before is None else before
+    was = stored(ids, session) if before is None else before
     now = {game.game_id: game for game in _finished(session, game_ids=ids)}
     since: dict[str, Key] = {}
     for game_id in ids:
@@ -258,22 +249,6 @@ def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = N
             if game is not None:
                 since[game.variant] = min(since.get(game.variant, game.key), game.key)
     return sum(_recompute(session, variant, key) for variant, key in sorted(since.items()))
-
-
-@contextmanager
-def following(game_ids: Sequence[int], session=None) -> Iterator[None]:
-    """Wrap a change to these games: their steps are read before it and the ratings kept
-    right after it (`after_change`), in the same transaction. Nothing is done if it raises."""
-    session = session or db.session
-    before = _stored(session, sorted(set(game_ids))) if game_ids else {}
-    yield
-    if game_ids:
-        after_change(game_ids, before, session)
-
-
-def seasons_changed(session=None) -> int:
-    """Rate every game again after the named seasons changed; return how many games."""
-    return rebuild(session)
 
 
 def _computed(session) -> list[dict]:
@@ -356,8 +331,6 @@ def _rating(row) -> Rating:
                   row.season, row.place)
 
 
-
-
 def _ranked(ratings: Iterable[Rating]) -> list[Rating]:
     """Return ratings best first: by the number shown, provisional ones among the others
     (the number is cautious already: a provisional 1217 is very likely better than 1217, as
@@ -373,41 +346,30 @@ def roster(variant: str, season: str | None = None) -> list[Rating]:
                                                    named=True))
 
 
-# Every player's last step of each variant in a season, in one statement built once: the
-# season's index gives each (variant, player)'s most games, and those steps along it.
-_SEASON = bindparam("season")
-_SEASON_ENDS = (select(*STEP.c, Player.name).join(*NAMED)
-                .where(RatingStep.season == _SEASON,
-                       tuple_(RatingStep.variant, RatingStep.player_id, RatingStep.games).in_(
-                           select(RatingStep.variant, RatingStep.player_id,
-                                  func.max(RatingStep.games))
-                           .where(RatingStep.season == _SEASON)
-                           .group_by(RatingStep.variant, RatingStep.player_id))))
-
-
 def season_rosters(season: str) -> dict[str, list[Rating]]:
     """Return, for each variant played in a season, every player's rating as it stood
     after their last game of it, best first (what `roster(variant, season)` gives)."""
+    ends = (select(RatingStep.variant, RatingStep.player_id, func.max(RatingStep.games))
+            .where(RatingStep.season == season)
+            .group_by(RatingStep.variant, RatingStep.player_id))
+    query = (select(*STEP.c, Player.name).join(*NAMED)
+             .where(RatingStep.season == season,
+                    tuple_(RatingStep.variant, RatingStep.player_id, RatingStep.games).in_(ends)))
     by_variant: dict[str, list[Rating]] = {}
-    for row in db.session.connection().execute(_SEASON_ENDS, {"season": season}):
+    for row in db.session.execute(query):
         by_variant.setdefault(row.variant, []).append(_rating(row))
     return {variant: _ranked(rows) for variant, rows in by_variant.items()}
-
-
-# A player's most games in each variant (of a season), from an index alone: built once,
-# every player's page asks.
-_MOST = (select(RatingStep.variant, func.max(RatingStep.games))
-         .where(RatingStep.player_id == bindparam("player")).group_by(RatingStep.variant))
-MOST = {False: _MOST, True: _MOST.where(RatingStep.season == bindparam("season"))}
 
 
 def player_ratings(player_id: int, season: str | None = None) -> dict[str, Rating]:
     """Return a player's latest rating in each variant they finished a game of; with
     `season`, as it stood after their last game of it."""
-    most = db.session.connection().execute(
-        MOST[season is not None], {"player": player_id, "season": season}).all()
-    rows = _steps_at(db.session, [(player_id, variant, games) for variant, games in most],
-                     named=True)
+    most = (select(RatingStep.variant, func.max(RatingStep.games))
+            .where(RatingStep.player_id == player_id).group_by(RatingStep.variant))
+    if season is not None:
+        most = most.where(RatingStep.season == season)
+    rows = _steps_at(db.session, [(player_id, variant, games)
+                                  for variant, games in db.session.execute(most)], named=True)
     return dict(sorted((row.variant, _rating(row)) for row in rows))
 
 
@@ -430,32 +392,25 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     return [_rating(row) for row in db.session.execute(query)]
 
 
-# A player's place and rating after each of their games, every variant's in the order played
-# (of one season too): built once, the player and season bound when it runs. All time is
-# read from ix_rating_step_figures alone; a season's steps are found along it and checked
-# for the season's name in their rows.
-_STEPS = (select(RatingStep.played_on, RatingStep.variant, RatingStep.place,
-                 RatingStep.mu_after, RatingStep.sigma_after)
-          .where(RatingStep.player_id == bindparam("player"))
-          .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
-# A season's steps are found between its first and last day along the player's index (not
-# among every step of theirs, by the season's name: 0.85 -> 0.35 ms at ten years).
-STEPS = {False: _STEPS,
-         True: _STEPS.where(RatingStep.season == bindparam("season"),
-                            RatingStep.played_on.between(bindparam("first"),
-                                                         bindparam("last")))}
-
-
 def player_steps(player_id: int, season: str | None = None,
                  days: tuple[date, date] | None = None) -> list:
     """Return a player's place and rating after each of their finished games, every
     variant's in the order played (of one season, with `season`, played within `days`, its
-    first and last), as the driver's rows of (day, variant, place, mu, sigma): the day as
-    a date or as its ISO text (SQLite's), and `figure(mu, sigma)` the number shown, worked
-    out only for the points a chart draws. Their page's chart and winning runs."""
-    first, last = days or (date.min, date.max)
-    return driver_rows(db.session.connection(), STEPS[season is not None],
-                       {"player": player_id, "season": season, "first": first, "last": last})
+    first and last), as the driver's rows of (day, variant, place, mu, sigma): the day as a
+    date or as its ISO text (SQLite's), and `figure(mu, sigma)` the number shown, worked out
+    only for the points a chart draws. Their page's chart and winning runs. Read along the
+    player's index; a season's steps between its first and last day. (The driver's rows:
+    all time is every step of the player, and SQLAlchemy's rows and dates cost several times
+    the read at twenty years.)"""
+    query = (select(RatingStep.played_on, RatingStep.variant, RatingStep.place,
+                    RatingStep.mu_after, RatingStep.sigma_after)
+             .where(RatingStep.player_id == player_id)
+             .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
+    if season is not None:
+        first, last = days or (date.min, date.max)
+        query = query.where(RatingStep.season == season,
+                            RatingStep.played_on.between(first, last))
+    return driver_rows(db.session.connection(), query, {})
 
 
 @dataclass(frozen=True)
@@ -473,14 +428,11 @@ class Change:
     upset: bool
 
 
-_GAME_STEPS = (select(*STEP.c, Player.name).join(*NAMED)
-               .where(RatingStep.game_id == bindparam("game")))
-
-
 def game_changes(game_id: int) -> list[Change]:
     """Return each player's change of rating in a finished game, by place (none when the game
     is not finished)."""
-    rows = db.session.connection().execute(_GAME_STEPS, {"game": game_id}).all()
+    rows = db.session.execute(select(*STEP.c, Player.name).join(*NAMED)
+                              .where(RatingStep.game_id == game_id)).all()
     befores = {row.player_id: figure(row.mu_before, row.sigma_before) for row in rows}
     changes = []
     for row in rows:

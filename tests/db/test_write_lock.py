@@ -81,7 +81,7 @@ def test_a_burst_of_wrong_passcodes_never_holds_another_phones_save(tmp_path, mo
     with app.app_context():
         passcode.store("four 4 Zoë")
         db.session.commit()
-    hashing, real = threading.Event(), passcode.check_password_hash
+    hashing, real = threading.Event(), access.check_password_hash
 
     def watched(hashed: str, typed: str) -> bool:
         hashing.set()
@@ -108,7 +108,7 @@ def test_a_burst_of_wrong_passcodes_never_holds_another_phones_save(tmp_path, mo
                 "csrf_token": tokens[n]})
             answers.append(status)
 
-        monkeypatch.setattr(passcode, "check_password_hash", watched)
+        monkeypatch.setattr(access, "check_password_hash", watched)
         threads = [threading.Thread(target=guess, args=(n,)) for n in range(8)]
         for thread in threads:
             thread.start()

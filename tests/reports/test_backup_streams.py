@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper import play, rules
 from scorekeeper.db import restore as restoring
+from scorekeeper.db import results
 from scorekeeper.extensions import db
 from scorekeeper.reports import backup
 from tests.helpers import fill, hand_data, make_app
@@ -43,9 +44,11 @@ def stream(app) -> tuple[int, int]:
 
 @pytest.fixture
 def small_and_big(tmp_path, monkeypatch):
-    """Return apps holding 20 and 80 nights, read and restored five nights at a time."""
+    """Return apps holding 20 and 80 nights, read and restored five nights at a time, and
+    their results worked out ten games at a time."""
     monkeypatch.setattr(backup, "BATCH", 5)
     monkeypatch.setattr(restoring, "BATCH", 5)
+    monkeypatch.setattr(results, "BATCH", 10)
     small = make_app(tmp_path / "small.sqlite")
     big = make_app(tmp_path / "big.sqlite")
     fill(small, 20)

@@ -61,8 +61,9 @@ def test_a_two_player_coronation_worked_by_hand(ctx):
     core = rules.Game("coronation", names, "Ann", CORONATION, (
         rules.Round(corners=("Ann", "Ann", "Ben", None), dragon="Ann"),
         rules.Round(corners=("Ann", "Ann", "Ann", "Ben"), dragon="Ann")))
-    game_id = add_game(core, [player_for(n) for n in names], played_on=DAY, night=None)
-    ratings.after_change([game_id])
+    with play.changing() as change:
+        game_id = add_game(core, [player_for(n) for n in names], played_on=DAY, night=None)
+        change.games(game_id)
     db.session.commit()
     # Both start at mu 25, sigma 25/3; the game first widens sigma by tau: s2 = sigma^2 +
     # tau^2. c^2 = 2 (s2 + beta^2). Even ratings: each wins with p = 1/2, so the winner gains
@@ -149,7 +150,7 @@ def test_a_new_season_widens_sigma_without_resetting_the_rating(ctx):
     # first of January, once the ratings are computed again.
     db.session.add(Season(name="Winter league", first_day=date(2025, 12, 1),
                           last_day=date(2026, 2, 28)))
-    ratings.seasons_changed()
+    ratings.rebuild()
     assert steps(january)["Ann"].sigma_before == steps(december)["Ann"].sigma_after
     assert steps(january)["Ann"].season == "Winter league"
 

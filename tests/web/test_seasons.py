@@ -273,7 +273,7 @@ def test_a_season_cut_into_a_thousand_pieces_leaves_its_pages_up(either):
         db.session.execute(insert(Season), [
             {"name": f"Day {n}", "first_day": date(2016, 1, 1) + timedelta(days=2 * n),
              "last_day": date(2016, 1, 1) + timedelta(days=2 * n)} for n in range(1000)])
-        ratings.seasons_changed()
+        ratings.rebuild()
         db.session.commit()
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
     # Fridays from 8 Jan 2016, a week apart: every other one falls on an even day, inside

@@ -151,3 +151,21 @@ def test_the_web_and_the_commands_never_commit_roll_back_lock_or_build_sql():
                  and (node.module or "").split(".")[0] == "sqlalchemy" for alias in node.names}
         wrong = (called & (CHANGES | RUNS_SQL) | built & BUILDS_SQL) - LETS_GO.get(module, set())
         assert not wrong, f"{path.name} changes or asks the database itself: {sorted(wrong)}"
+
+
+def test_templates_draw_and_python_hands_them_data():
+    """A board, a standings or a night is drawn by a template from plain data and words;
+    Python writes one tag at most (a name isolated in <bdi>, a <wbr>, the QR code's <svg>),
+    and the variants none."""
+    one_tag = {"bdi", "wbr", "svg"}
+    for module, path in MODULES.items():
+        if not module.startswith(("scorekeeper.variants", "scorekeeper.web")):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                    id(node) not in docstrings and not node.value.startswith("/")):  # a URL rule
+                tags = set(re.findall(r"<([a-z][a-z0-9]*)[\s>/]", node.value))
+                allowed = set() if module.startswith("scorekeeper.variants") else one_tag
+                assert tags <= allowed, f"{module}:{node.lineno} writes HTML {tags - allowed}"

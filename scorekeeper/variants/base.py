@@ -11,7 +11,7 @@ from flask_babel import gettext, ngettext, npgettext
 
 from .. import rules
 from ..words import N_
-from .board import Page, hand_rows, places, standing_lines
+from .board import Page, places
 
 STALEMATE = "stalemate"
 NOBODY = "none"
@@ -290,10 +290,9 @@ class Home:
         return ""
 
     def scoreboard(self, game, page: Page) -> dict[str, Any]:
-        """Return what this variant's part of the scoreboard shows: the standings, and the
-        shared hand-by-hand table's rows (`page`: what the page gives the board)."""
-        return {"standings": standing_lines(self.standings(game), page),
-                "hands": hand_rows(game.players, game.result.rounds, self.word(), page)}
+        """Return what this variant's part of the scoreboard shows beside the game's rounds:
+        the standings (`page`: what the page gives the board)."""
+        return {"standings": self.standings(game)}
 
     def banner_note(self, game) -> tuple[str, str] | None:
         """Return a line for the winner's banner and its data value, if the variant has one."""

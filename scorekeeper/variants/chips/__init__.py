@@ -13,7 +13,7 @@ from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
 from ...words import N_
 from ..base import Entry, FactLine, RecordLine, comeback, winners_win
-from ..board import Page, standing_lines
+from ..board import Page
 from ..cards import KINGS, KINGS_LEFT, CardsHome
 from . import board, live
 
@@ -223,11 +223,8 @@ class ChipsHome(CardsHome):
         else:
             note = gettext("%(num)s chips in play, %(each)s each at the start; a player with "
                            "no chips left is out.", num=in_play, each=each)
-        told = board.told(game.core, result, page, reset,
-                          lambda count: self.unit(settings, count))
-        standings = standing_lines(self.standings(game), page, name_apart=False,
-                                   every_note=True)
-        return {"standings": standings, "heading": heading, "note": note,
+        told = board.told(game.core, result, reset, lambda count: self.unit(settings, count))
+        return {"standings": self.standings(game), "heading": heading, "note": note,
                 "reset": reset, "stories": told}
 
     def live(self, game) -> dict[str, Any] | None:

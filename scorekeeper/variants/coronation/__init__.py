@@ -27,7 +27,6 @@ from ..base import (
     winners_win,
 )
 from ..board import Page
-from .board import deal_rows
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
 # A deal's victory class in a sentence, and heading the banner (translated where shown).
@@ -194,8 +193,7 @@ class CoronationHome(Home):
         top, second = result.ranking
         leader = top if result.totals[top] > result.totals[second] else None
         return {"leader": leader, "to_win": game.core.settings["deals_to_win"],
-                "points_total": result.extra["points_total"],
-                "deals": deal_rows(game.players, result.rounds, self.word(), page)}
+                "points_total": result.extra["points_total"]}
 
     def banner_note(self, game) -> tuple[str, str] | None:
         """Return the class of the deciding deal, e.g. "An absolute victory: 5–0 ..."."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from flask import (
     Blueprint,
     abort,
@@ -15,8 +13,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_translations, gettext
-from markupsafe import Markup
+from flask_babel import gettext
 
 from ... import play, rules, variants
 from ...db import version_of
@@ -24,9 +21,8 @@ from ...db.players import roster
 from ...extensions import csrf
 from ...reports import bgstats, ratings, share_card
 from ...rules.seats import rematch_dealer
-from ...words import N_, capital, reason, signed
+from ...words import N_, capital, reason
 from .. import table
-from ..bidi import bdi
 from ..forms import ConfirmForm, NewGameForm, whole
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
@@ -113,18 +109,8 @@ def scoreboard(game_id: int):
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),
-                           moves=rating_moves(changes),
+                           moves=changes,
                            **game_view(game, watching=request.args.get("watch") == "1"))
-
-
-def rating_moves(changes: Sequence[ratings.Change]) -> Markup:
-    """Return a finished game's rating moves as its banner shows them ("Cy +41 (an upset) ·
-    Ann −12"), each name isolated, the words looked up once."""
-    said = get_translations().ugettext(N_("an upset")) % {}  # outside the f-string: extracted
-    upset = f" ({said})"
-    return Markup(" · ".join(
-        f'<span class="move">{bdi(c.name)} {signed(c.change)}{upset if c.upset else ""}</span>'
-        for c in changes))
 
 
 @bp.route("/<int:game_id>/rematch", methods=["POST"])

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_translations, gettext
-from markupsafe import Markup, escape
+from flask_babel import gettext, ngettext
 
 from ... import play, rules
 from ...db import Loaded, night_list, nights
@@ -116,23 +115,20 @@ class Offered:
 
     id: int
     label: str  # its name, else its day
-    said: Markup  # "4 games", after its day when it has a name: "Sat 21 Nov 2026 · 4 games"
+    said: str  # "4 games", after its day when it has a name: "Sat 21 Nov 2026 · 4 games"
 
 
 def _whereabouts(game: Loaded) -> dict:
     """Read the game's night, which game of it this one is, and the nights it may move to
-    with their games (as plain rows: nothing here is changed), in two statements; the
-    nights offered are put in words here, once for the page."""
+    with their games (as plain rows: nothing here is changed), in two statements."""
     row = nights.night_of(game.night_id, game.id) if game.night_id else None
     night_ = history.NightRow(*row[:4]) if row else None
-    say = get_translations()
     offered = []
     for *columns, games in (nights.neighbours_counted(night_) if night_ else ()):
         other = history.NightRow(*columns)
-        count = Markup(say.ungettext("%(num)d game", "%(num)d games", games)) % {"num": games}
+        count = ngettext("%(num)d game", "%(num)d games", games)
         offered.append(Offered(other.id, history.label(other),
-                               escape(day(other.started_at)) + Markup(" · ") + count if other.name
-                               else count))
+                               f"{day(other.started_at)} · {count}" if other.name else count))
     return {"night": night_, "night_label": history.label(night_) if night_ else None,
             "number": row[5] if row else None, "neighbours": offered}
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_translations, gettext, ngettext
+from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from ... import play, rules, variants
@@ -34,7 +34,7 @@ def list_players():
     season = seen("players.roster")
     record = roster.records_by_id(season.shown)
     players = stored.roster(season.shown.bound)
-    listed = Markup(render_template(
+    listed = Markup(render_template(  # the page's part, as app.js fetches it alone
         "players/_roster_list.html", players=players, rows=roster_rows(players, record),
         season=season))
     return render_template("players/roster.html", listed=listed, season=season)
@@ -42,70 +42,45 @@ def list_players():
 
 @dataclass(frozen=True)
 class RosterRow:
-    """One line of the roster as the page shows it: its link, name, words and win rate."""
+    """One line of the roster: its link, name, finished games and wins, and win rate."""
 
     href: str
-    who: Markup  # the name, isolated where it needs it
-    games: Markup  # "12 games"
-    wins: Markup  # "5 wins"
+    name: str
+    played: int
+    wins: int
     rate: str  # "42%", or "–" before a finished game
 
 
 def roster_rows(players: Sequence, record: dict[int, roster.Record]) -> list[RosterRow]:
-    """Return the roster's lines: the link built once and given each id, the words looked
-    up once for the page (as the template's ngettext says them), the rate rounded as its
-    `round` filter rounds."""
-    if not players:
-        return []
+    """Return the roster's lines, the rate rounded as the template's `round` rounds."""
     before, after = link("players.player", "player_id")
-    say = get_translations()
     empty = roster.Record()
     rows = []
     for p in players:
         r = record.get(p.id, empty)
-        rows.append(RosterRow(
-            f"{before}{p.id}{after}", bdi(p.name),
-            Markup(say.ungettext("%(num)d game", "%(num)d games", r.played)) % {"num": r.played},
-            Markup(say.ungettext("%(num)d win", "%(num)d wins", r.wins)) % {"num": r.wins},
-            f"{int(round(100 * r.win_rate, 0))}%" if r.played else "–"))
+        rows.append(RosterRow(f"{before}{p.id}{after}", p.name, r.played, r.wins,
+                              f"{int(round(100 * r.win_rate, 0))}%" if r.played else "–"))
     return rows
 
 
 @dataclass(frozen=True)
 class VersusRow:
-    """One line of head-to-head as the page shows it: its link, words and bar."""
+    """One line of head-to-head: its link, the other player, games, ahead, level, behind."""
 
     href: str
-    other: Markup  # the other player's name, isolated where it needs it
-    games: Markup  # "12 games"
+    other: str
+    games: int
     ahead: int
     level: int
     behind: int
-    ahead_said: Markup  # "Ann ahead 5"
-    level_said: Markup  # "level 2"
-    behind_said: Markup  # "behind 5"
 
 
-def versus_rows(player: Player, figures: roster.Details,
-                season: str | None = None) -> list[VersusRow]:
-    """Return the head-to-head lines, their words looked up once for the page (as the
-    template's _() would say them: the sentence as markup, its values escaped); each links
-    to the other player's page for the same season."""
-    if not figures.head_to_head:
-        return []
-    say = get_translations()
-    before, after = link("players.player", "player_id", season=season)  # built once
-    name = bdi(player.name)
-    ahead = Markup(say.ugettext("%(name)s ahead %(num)s"))
-    level = Markup(say.ugettext("level %(num)s"))
-    behind = Markup(say.ugettext("behind %(num)s"))
-    return [VersusRow(f"{before}{row.other_id}{after}", bdi(row.other),
-                      Markup(say.ungettext("%(num)d game", "%(num)d games", row.games))
-                      % {"num": row.games},
-                      row.ahead, row.level, row.behind,
-                      ahead % {"name": name, "num": row.ahead}, level % {"num": row.level},
-                      behind % {"num": row.behind})
-            for row in figures.head_to_head]
+def versus_rows(figures: roster.Details, season: str | None = None) -> list[VersusRow]:
+    """Return the head-to-head lines, each linking to the other player's page for the same
+    season."""
+    before, after = link("players.player", "player_id", season=season)
+    return [VersusRow(f"{before}{row.other_id}{after}", row.other, row.games, row.ahead,
+                      row.level, row.behind) for row in figures.head_to_head]
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):
@@ -145,7 +120,7 @@ def more(player_id: int):
     page = render_template(
         "players/_more.html" if fragment else "players/more.html", player=player,
         stats=figures, chart=_chart(figures.form, player.name, figures.nights),
-        versus=versus_rows(player, figures, season.asked),
+        versus=versus_rows(figures, season.asked),
         rating_chart=_rating_chart(steps, player.name),
         rivals=rivals.rivals(figures.head_to_head, steps, now=season.now),
         records=records.player_records(player.id, season=shown),

@@ -305,6 +305,40 @@ def server_side_open(port: int) -> int:
                if int(row.split()[1].split(":")[1], 16) == port and row.split()[3] in ("01", "08"))
 
 
+def start_http(database: Path) -> tuple[subprocess.Popen, int]:
+    """Start `python -m scorekeeper.server.serve` (what `make run` runs) on a free port, on
+    this SQLite file; return the process and its port."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}",
+           "SECRET_KEY": "test", "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
+         "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the server stopped"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return process, port
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    pytest.fail("the server did not start within 60 s")
+
+
+def sit(client, game_id, seat, **more):
+    """Take a seat of a game from this client, as a tap on a name does."""
+    return client.post(f"/games/{game_id}/seat", data={"seat": str(seat), **more})
+
+
+def send(client, game_id, number, seat, **fields):
+    """Send a seat's part of hand `number` from this client, as a phone's script does."""
+    return client.post(f"/games/{game_id}/hands/{number}/part",
+                       data={"seat": str(seat), **{k: str(v) for k, v in fields.items()}},
+                       headers={"X-Part": "1"})
+
+
 def start_https(tmp_path: Path, folder: Path) -> tuple[subprocess.Popen, int, str]:
     """Start `python -m scorekeeper.server.serve --https` (what `make run HTTPS=1` runs) on a free
     port; return the process, the port and what it printed once it answers."""

@@ -5,50 +5,29 @@ still answers within a second while they trickle their requests a byte at a time
 from __future__ import annotations
 
 import http.client
-import os
 import socket
 import ssl
 import statistics
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from scorekeeper.extensions import db
-from tests.helpers import ROOT, P, Phone, make_app, start_game, start_https, stop, trusting
+from tests.helpers import (
+    P,
+    Phone,
+    make_app,
+    start_game,
+    start_http,
+    start_https,
+    stop,
+    trusting,
+)
 
 SLOW = 200
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_http(tmp_path: Path) -> tuple[subprocess.Popen, int]:
-    """Start `python -m scorekeeper.server.serve` (what `make run` runs) on a free port."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'https.sqlite'}",
-           "SECRET_KEY": "test", "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
-         "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "the server stopped"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return process, port
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    pytest.fail("the server did not start within 60 s")
 
 
 def hold_slowly(port: int, context: ssl.SSLContext | None, stop_sending: threading.Event,
@@ -89,7 +68,7 @@ def test_200_slow_connections_from_one_address_do_not_stop_a_phones_save(tmp_pat
         def connect():
             return http.client.HTTPSConnection("localhost", port, timeout=30, context=context)
     else:
-        process, port = start_http(tmp_path)
+        process, port = start_http(tmp_path / "https.sqlite")
         context = None
 
         def connect():

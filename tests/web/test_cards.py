@@ -6,46 +6,17 @@ to come back."""
 from __future__ import annotations
 
 import http.client
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
-from pathlib import Path
-
-import pytest
 
 from scorekeeper.extensions import db
-from tests.helpers import ROOT, P, Phone, hand_data, make_app, start_game, stop
+from tests.helpers import P, Phone, hand_data, make_app, start_game, start_http, stop
 
 FETCHERS = 8
 SAVES = 15
 
 
-def start_http(tmp_path: Path) -> tuple[subprocess.Popen, int]:
-    """Start `python -m scorekeeper.server.serve` (what `make run` runs) on a free port."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cards.sqlite'}",
-           "SECRET_KEY": "test", "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
-         "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "the server stopped"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return process, port
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    pytest.fail("the server did not start within 60 s")
 
 
 def fetch_pictures(port: int, paths: list[str], done: threading.Event, answers: list) -> None:
@@ -71,7 +42,7 @@ def test_eight_phones_fetching_pictures_leave_a_save_quick(tmp_path):
     saved = start_game(client, P, target=500)
     with app.app_context():
         db.engine.dispose()
-    process, port = start_http(tmp_path)
+    process, port = start_http(tmp_path / "cards.sqlite")
     done, answers = threading.Event(), []
     paths = [f"/games/{shown}/card.png", "/history/nights/1/card.png"]
     fetchers = [threading.Thread(target=fetch_pictures, args=(port, paths, done, answers),

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.db import read_game
 from scorekeeper.web import table
-from tests.helpers import csrf_token, hand_data, make_app, start_game
+from tests.helpers import csrf_token, hand_data, make_app, send, sit, start_game
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
@@ -25,14 +25,8 @@ def rounds(app, game_id):
         return read_game(game_id).core.rounds
 
 
-def sit(client, game_id, seat, **more):
-    return client.post(f"/games/{game_id}/seat", data={"seat": str(seat), **more})
 
 
-def send(client, game_id, number, seat, **fields):
-    return client.post(f"/games/{game_id}/hands/{number}/part",
-                       data={"seat": str(seat), **{k: str(v) for k, v in fields.items()}},
-                       headers={"X-Part": "1"})
 
 
 @pytest.fixture

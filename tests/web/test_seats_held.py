@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.db import parts, read_game
 from scorekeeper.web import table
-from tests.helpers import start_game
+from tests.helpers import send, sit, start_game
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
@@ -20,14 +20,8 @@ def text(page) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
-def sit(client, game_id, seat, **more):
-    return client.post(f"/games/{game_id}/seat", data={"seat": str(seat), **more})
 
 
-def send(client, game_id, number, seat, **fields):
-    return client.post(f"/games/{game_id}/hands/{number}/part",
-                       data={"seat": str(seat), **{k: str(v) for k, v in fields.items()}},
-                       headers={"X-Part": "1"})
 
 
 def code_of(app, game_id) -> str:

@@ -168,7 +168,7 @@ def _whereabouts():
 def night_of(night_id: int, game_id: int):
     """Return a night as plain columns (ROW) with how many games it holds and how many of
     them come no later than `game_id` (which game of its night that one is), or None."""
-    return db.session.connection().execute(
+    return db.session.execute(
         _whereabouts()[0], {"id": night_id, "game": game_id}).first()
 
 
@@ -176,7 +176,7 @@ def neighbours_counted(night, each_side: int = 3) -> list:
     """Return `neighbours` of a night (a ROW) as plain columns (ROW) with how many games
     each holds, newest first, in one statement."""
     at = {"started": night.started_at, "id": night.id, "each_side": each_side}
-    return db.session.connection().execute(_whereabouts()[1], at).all()
+    return db.session.execute(_whereabouts()[1], at).all()
 
 
 def listed(night=Night):

@@ -165,10 +165,9 @@ _NAMED = (select(Season.name, Season.first_day, Season.last_day, Season.id)
 
 
 def named(session=None) -> list[NamedSeason]:
-    """Return the seasons the table named, in the order they were named: asked by a page,
-    through its connection (a page names none); by a write, through its session."""
-    run = db.session.connection().execute if session is None else session.execute
-    return [NamedSeason(*row) for row in run(_NAMED).all()]
+    """Return the seasons the table named, in the order they were named: asked by a write
+    through its own session, so a season named and not yet flushed is seen."""
+    return [NamedSeason(*row) for row in (session or db.session).execute(_NAMED).all()]
 
 
 _DAYS = (select(Game.played_on.label("day")).where(Game.played_on.is_not(None))
@@ -194,9 +193,8 @@ def played(names: Sequence[NamedSeason], calendar: Calendar | None = None) -> li
     (read from an index). With no named season, each year's latest day is found in the
     index, a row a year; with some, every day games were played on is read (a row a day,
     however many seasons are named: the statement does not grow with them) and put in the
-    season that holds it. Games are written, and committed, by play.py before a page reads
-    them: read as the driver's rows, through the connection."""
-    run = db.session.connection().execute
+    season that holds it."""
+    run = db.session.execute
     held: dict[str, date] = {}
     if not names:
         days = [_as_date(day) for day in run(_YEARS).scalars()]

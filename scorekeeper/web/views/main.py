@@ -46,7 +46,7 @@ _LATEST = select(Game.id).order_by(Game.updated_at.desc(), Game.id.desc()).limit
 
 def _home() -> dict:
     """Read and draw the games home shows."""
-    ids = db.session.connection().execute(_LATEST).scalars().all()
+    ids = db.session.execute(_LATEST).scalars().all()
     listed = history.summaries(ids)
     games = [(listed[i], variants.get(listed[i].variant)) for i in ids if i in listed]
     broken = [(g, home) for g, home in games if not g.readable]

@@ -120,8 +120,8 @@ def _read(variant: str | None, player_id: int | None, first_day: date | None,
                            last_day is not None, bound is not None)
     return db.session.execute(statement, {"player": player_id,
                                           "first_day": first_day,
-                                                       "last_day": last_day,
-                                                       **(bound or {})}).all()
+                                          "last_day": last_day,
+                                          **(bound or {})}).all()
 
 
 def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:

@@ -20,7 +20,7 @@ from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
-from ..pages import expired, link, refusal, unconfirmed
+from ..pages import expired, refusal, unconfirmed
 from ..passcode import asks
 from ..seasons import seen
 
@@ -52,19 +52,17 @@ class RosterRow:
 
 
 def roster_rows(players: Sequence, record: dict[int, roster.Record]) -> list[RosterRow]:
-    """Return the roster's lines: the link built once and given each id, the words looked
-    up once for the page (as the template's ngettext says them), the rate rounded as its
-    `round` filter rounds."""
+    """Return the roster's lines: the words looked up once for the page (as the template's
+    ngettext says them), the rate rounded as its `round` filter rounds."""
     if not players:
         return []
-    before, after = link("players.player", "player_id")
     say = get_translations()
     empty = roster.Record()
     rows = []
     for p in players:
         r = record.get(p.id, empty)
         rows.append(RosterRow(
-            f"{before}{p.id}{after}", bdi(p.name),
+            url_for("players.player", player_id=p.id), bdi(p.name),
             Markup(say.ungettext("%(num)d game", "%(num)d games", r.played)) % {"num": r.played},
             Markup(say.ungettext("%(num)d win", "%(num)d wins", r.wins)) % {"num": r.wins},
             f"{int(round(100 * r.win_rate, 0))}%" if r.played else "–"))
@@ -94,12 +92,12 @@ def versus_rows(player: Player, figures: roster.Details,
     if not figures.head_to_head:
         return []
     say = get_translations()
-    before, after = link("players.player", "player_id", season=season)  # built once
     name = bdi(player.name)
     ahead = Markup(say.ugettext("%(name)s ahead %(num)s"))
     level = Markup(say.ugettext("level %(num)s"))
     behind = Markup(say.ugettext("behind %(num)s"))
-    return [VersusRow(f"{before}{row.other_id}{after}", bdi(row.other),
+    return [VersusRow(url_for("players.player", player_id=row.other_id, season=season),
+                      bdi(row.other),
                       Markup(say.ungettext("%(num)d game", "%(num)d games", row.games))
                       % {"num": row.games},
                       row.ahead, row.level, row.behind,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import date, datetime, time, timedelta
-from functools import cache
 
 from sqlalchemy import bindparam, func, or_, select, union_all
 
@@ -137,9 +136,8 @@ def neighbours(night: Night, each_side: int = 3) -> list[Night]:
 
 ROW = (Night.id, Night.started_at, Night.name, Night.notes)  # a night as pages show it
 
-@cache
 def _neighbours(*columns):
-    """Return the statements finding the nights after and before one (built once)."""
+    """Return the statements finding the nights after and before one."""
     started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
     newer = (select(*columns).where(listed(), Night.id != night_id, or_(
         Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
@@ -150,9 +148,8 @@ def _neighbours(*columns):
     return newer, older
 
 
-@cache
 def _whereabouts():
-    """Return the statements a game's page reads its night with (built once): the night with
+    """Return the statements a game's page reads its night with: the night with
     its games and how many of them come no later than the game; and the nights either side
     of it (where the game may move), each with its games, newest first."""
     def games(up_to=None):

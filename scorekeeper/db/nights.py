@@ -165,15 +165,14 @@ def _whereabouts():
 def night_of(night_id: int, game_id: int):
     """Return a night as plain columns (ROW) with how many games it holds and how many of
     them come no later than `game_id` (which game of its night that one is), or None."""
-    return db.session.execute(
-        _whereabouts()[0], {"id": night_id, "game": game_id}).first()
+    return db.session.execute(_NIGHT_OF, {"id": night_id, "game": game_id}).first()
 
 
 def neighbours_counted(night, each_side: int = 3) -> list:
     """Return `neighbours` of a night (a ROW) as plain columns (ROW) with how many games
     each holds, newest first, in one statement."""
     at = {"started": night.started_at, "id": night.id, "each_side": each_side}
-    return db.session.execute(_whereabouts()[1], at).all()
+    return db.session.execute(_EITHER_SIDE, at).all()
 
 
 def listed(night=Night):
@@ -184,3 +183,7 @@ def listed(night=Night):
     not true, for a night it is not in: the same."""
     return or_(night.id.in_(select(Game.night_id)), night.name.is_not(None),
                night.notes.is_not(None))
+
+
+# Built once (docs/performance.md): a game's page asks both.
+_NIGHT_OF, _EITHER_SIDE = _whereabouts()

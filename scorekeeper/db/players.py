@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from .. import rules
 from ..extensions import db
@@ -67,27 +67,36 @@ def player_for(name: str) -> Player:
     return player
 
 
+ROSTER = select(Player.id, Player.name).order_by(Player.name_key)
+
+
+# Those who sat down to a game of the season bound (db.seasons.in_season).
+_ROSTER_OF_SEASON = ROSTER.where(Player.id.in_(
+    select(Seat.player_id).join(Game, Game.id == Seat.game_id).where(in_season(Game.played_on))))
+
+
 def roster(season: dict | None = None) -> list:
     """Return every player on the roster, by name: rows of (id, name); with `season` (its
     values bound: reports.seasons.Shown.bound), those who sat down to one of its games."""
-    everyone = select(Player.id, Player.name).order_by(Player.name_key)
     if season is None:
-        return db.session.execute(everyone).all()
-    seated = (select(Seat.player_id).join(Game, Game.id == Seat.game_id)
-              .where(in_season(Game.played_on)))
-    return db.session.execute(everyone.where(Player.id.in_(seated)), season).all()
+        return db.session.execute(ROSTER).all()
+    return db.session.execute(_ROSTER_OF_SEASON, season).all()
+
+
+_ANYONE_ELSE = select(Player.id).where(Player.id != bindparam("player")).limit(1)
+_ONE = select(Player.id, Player.name).where(Player.id == bindparam("player"))
 
 
 def anyone_else(player: Player) -> bool:
     """Tell whether the roster holds anyone but this player (someone to merge)."""
-    return db.session.execute(
-        select(Player.id).where(Player.id != player.id).limit(1)).first() is not None
+    return (db.session.execute(_ANYONE_ELSE, {"player": player.id}).first()
+            is not None)
 
 
 def player_row(player_id: int):
-    """Return a player's id and name as a plain row, or None."""
-    return db.session.execute(
-        select(Player.id, Player.name).where(Player.id == player_id)).first()
+    """Return a player's id and name as a plain row, or None: a page that only shows them
+    needs no object of the session, nor its way round to the database."""
+    return db.session.execute(_ONE, {"player": player_id}).first()
 
 
 def rename(player: Player, raw: str) -> None:

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Select, case, null, select
+from sqlalchemy import Select, bindparam, case, select
 from sqlalchemy.orm import aliased
 
 from .. import rules
@@ -164,8 +164,10 @@ def _consistent_batch(session, ids: list[int], recorded: bool) -> dict[int, Load
     return batch
 
 
-def _statements(ids: list[int], recorded: bool) -> dict[str, Select]:
-    """Return the reader's statements for these games: games, seats, hands, events, rounds."""
+def _statements() -> dict[str, Select]:
+    """Return the reader's statements for the games bound (`ids`): games, seats, hands,
+    events, rounds."""
+    ids = bindparam("ids", expanding=True)
     return {
         "games": select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat,
                         Game.played_on, Game.ended, Game.night_id, Game.created_at,
@@ -179,24 +181,26 @@ def _statements(ids: list[int], recorded: bool) -> dict[str, Select]:
                           Event.kind).where(Event.game_id.in_(ids))
                    .order_by(Event.game_id, Event.hand_number, Event.seq)),
         "rounds": (select(Round.id, Round.game_id, Round.number, Round.went_out_id,
-                          Round.corners, Round.dragon_id,
-                          Round.created_at if recorded else null())
+                          Round.corners, Round.dragon_id, Round.created_at)
                    .where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)),
     }
+
+
+_READ = _statements()  # built once (docs/performance.md)
 
 
 def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games."""
     if not ids:
         return {}
-    read = _statements(ids, recorded)
-    games = session.execute(read["games"]).all()
+    read, bound = _READ, {"ids": ids}
+    games = session.execute(read["games"], bound).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in session.execute(read["seats"]).all():
+    for game_id, player_id, name in session.execute(read["seats"], bound).all():
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
-    for round_id, game_id, player_id, cards, kings in session.execute(read["hands"]).all():
+    for round_id, game_id, player_id, cards, kings in session.execute(read["hands"], bound).all():
         hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
     events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
     # One game whose variant records no events in its hands (one no longer known may) has
@@ -205,11 +209,11 @@ def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     if len(ids) > 1 or any(getattr(rules.VARIANTS.get(row.variant), "records_events", True)
                            for row in games):
         for event_id, game_id, number, player_id, kind in session.execute(
-                read["events"]).all():
+                read["events"], bound).all():
             events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
     for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
-            read["rounds"]).all():
+            read["rounds"], bound).all():
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),
@@ -241,6 +245,16 @@ def round_times(game_id: int, number: int) -> tuple[datetime, datetime] | None:
     return None if row is None else (row[0], row[1])
 
 
+_LATER = aliased(Game)
+# Built once (docs/performance.md): every watching phone asks every few seconds. The game's
+# version and, once it is over, the game started after it (asked only of a finished game).
+_VERSION = (select(Game.version, case((CachedResult.over, select(_LATER.id)
+                                       .where(_LATER.id > Game.id).order_by(_LATER.id)
+                                       .limit(1).scalar_subquery())).label("next"))
+            .outerjoin(CachedResult, CachedResult.game_id == Game.id)
+            .where(Game.id == bindparam("game")))
+
+
 @dataclass(frozen=True)
 class Version:
     """What a phone watching a game asks for: its version, and once it is over the game
@@ -253,11 +267,5 @@ class Version:
 def version_of(game_id: int) -> Version | None:
     """Return a game's version (one indexed row) and, once it is over, the next game's id;
     None when there is no such game."""
-    later = aliased(Game)
-    following = (select(later.id).where(later.id > Game.id).order_by(later.id).limit(1)
-                 .scalar_subquery())  # asked only of a finished game
-    row = db.session.execute(
-        select(Game.version, case((CachedResult.over, following)).label("next"))
-        .outerjoin(CachedResult, CachedResult.game_id == Game.id)
-        .where(Game.id == game_id)).first()
+    row = db.session.execute(_VERSION, {"game": game_id}).first()
     return None if row is None else Version(row.version, row.next)

@@ -86,7 +86,8 @@ def spread(total: int, most: int = CHART_POINTS) -> list[int]:
 
 
 # What the figures count: a finished game (the cache keeps seats only for games the rules
-# accept), read from the results cache's own indexes; the player's id is bound when they run.
+# accept), read from the results cache's own indexes. The statements are built once: the
+# player's id is bound when they run.
 PLAYER = bindparam("player")
 _WINS = func.sum(case((ResultSeat.won, 1), else_=0))
 # Counted by over and won or not, as the indexes hold them, in their order: no sum to work
@@ -148,10 +149,23 @@ def _versus_of(season: bool):
             .join(Player, Player.id == counted.c.other_id))
 
 
+# A player's page and the roster, of all time (False) or of the season bound (True): built
+# once (building them costs more than SQLite takes to answer them).
+BY_VARIANT, FACTS, NIGHTS, VERSUS, SEATS = (
+    {season: mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, season)
+     for season in (False, True)},
+    {season: mine(_FACTS, ResultFact.game_id, ResultFact.player_id, season)
+     for season in (False, True)},
+    {season: _nights_of(season) for season in (False, True)},
+    {season: _versus_of(season) for season in (False, True)},
+    {season: within(RECORDS, ResultSeat.game_id, season) for season in (False, True)})
+NAMES = select(Player.id, Player.name)
+
+
 def records(shown: Shown = EVERYTHING) -> dict[str, Record]:
     """Return every player's finished games and wins, by name."""
     run = db.session.execute
-    names = dict(run(select(Player.id, Player.name)).all())
+    names = dict(run(NAMES).all())
     return {names[player]: record for player, record in records_by_id(shown).items()}
 
 
@@ -161,7 +175,7 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
     counted: dict[int, list[int]] = {}  # player: [played, wins]
     season = shown.bound
     for over, player, won, games in db.session.execute(
-            within(RECORDS, ResultSeat.game_id, season is not None), season or {}).all():
+            SEATS[season is not None], season or {}).all():
         if not over:
             continue
         counts = counted.setdefault(player, [0, 0])
@@ -198,12 +212,10 @@ def summary(player: Player, shown: Shown = EVERYTHING) -> Summary:
     """Return a player's games and wins by variant and their hands' facts, of a season's
     games or of all time: two grouped statements along the results cache's indexes."""
     season = shown.bound
-    at = {"player": player.id, **(season or {})}
+    mine = {"player": player.id, **(season or {})}
     run = db.session.execute
     won, unfinished = {}, 0
-    by_variant = mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id,
-                      season is not None)
-    for variant, over, winner, games in run(by_variant, at).all():
+    for variant, over, winner, games in run(BY_VARIANT[season is not None], mine).all():
         if over:
             before = won.get(variant, Record())
             won[variant] = Record(before.played + games, before.wins + (games if winner else 0))
@@ -214,19 +226,18 @@ def summary(player: Player, shown: Shown = EVERYTHING) -> Summary:
                      sum(r.wins for r in by_variant.values()))
     return Summary(player.name, overall, by_variant, unfinished,
                    Facts({fact: int(value) for fact, value in
-                         run(mine(_FACTS, ResultFact.game_id, ResultFact.player_id,
-                                  season is not None), at).all()}))
+                         run(FACTS[season is not None], mine).all()}))
 
 
 def details(player: Player, shown: Shown = EVERYTHING) -> Details:
     """Return a player's nights (how many, the best, the win rate after each, spread for a
     chart) and head-to-head, of a season's games or of all time."""
     season = shown.bound
-    at = {"player": player.id, **(season or {})}
+    mine = {"player": player.id, **(season or {})}
     run = db.session.execute
-    nights, best, points = _nights(run(_nights_of(season is not None), at).all())
+    nights, best, points = _nights(run(NIGHTS[season is not None], mine).all())
     shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
-    for other, name, outcome, games in run(_versus_of(season is not None), at).all():
+    for other, name, outcome, games in run(VERSUS[season is not None], mine).all():
         counts = shared.setdefault(other, [name, 0, 0, 0])
         counts[1] += games
         if outcome:
@@ -238,7 +249,7 @@ def details(player: Player, shown: Shown = EVERYTHING) -> Details:
 
 
 def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, float], ...]]:
-    """Return from the rows of _nights_of how many nights, the best one and the chart's points:
+    """Return from the rows of NIGHTS how many nights, the best one and the chart's points:
     what the oracle's best night and chart give (tests/reports/oracle.py), worked out on
     plain tuples, with a record made only for the best night and a rate only for the
     nights charted."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from flask_babel import gettext
 from sqlalchemy import bindparam, case, func, literal, select, tuple_, union_all
@@ -92,6 +93,7 @@ def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
                       ResultBest.player_id).limit(1))
 
 
+@lru_cache(maxsize=64)  # built once: a union of every record line (docs/performance.md)
 def _statement(variant: str | None, player: bool, first: bool, last: bool, season: bool):
     """Return the one statement of the table's records (and a player's bests, with
     `player`), each with its player's and night's names."""

@@ -166,6 +166,16 @@ def named(session=None) -> list[NamedSeason]:
         .order_by(Season.id)).all()]
 
 
+def _years():
+    """Return the statement of the years with games: each year's latest day with a game,
+    found in the index on `game.played_on` (db.seasons.latest_each_year), a row a year."""
+    latest = latest_each_year(Game, "played_on", lambda game: game.played_on.is_not(None))
+    return select(year_of(latest.c.at)).where(latest.c.at.is_not(None))
+
+
+_YEARS = _years()  # built once (docs/performance.md)
+
+
 def played(names: Sequence[NamedSeason], calendar: Calendar | None = None) -> list[str]:
     """Return the seasons that hold a game, newest first, from the days games were played on
     (read from an index). With no named season, each year's latest day is found in the
@@ -174,9 +184,7 @@ def played(names: Sequence[NamedSeason], calendar: Calendar | None = None) -> li
     season that holds it."""
     held: dict[str, date] = {}
     if not names:
-        latest = latest_each_year(Game, "played_on", lambda game: game.played_on.is_not(None))
-        years = db.session.execute(select(year_of(latest.c.at))
-                                   .where(latest.c.at.is_not(None))).scalars()
+        years = db.session.execute(_YEARS).scalars()
         return [str(year) for year in sorted(years, reverse=True)]
     calendar = calendar or Calendar(names)
     days = select(Game.played_on).where(Game.played_on.is_not(None)).group_by(Game.played_on)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import logging
 import socket
 import sys
 import threading
@@ -30,6 +31,7 @@ def serve(app) -> tuple[int, object]:
     port = sock.getsockname()[1]
     sock.close()
     ready(app)  # as `make run` does before it serves
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # its notes are not figures
     server = create_server(app, host="127.0.0.1", port=port, **WAITRESS)  # as `make run`
     threading.Thread(target=server.run, daemon=True).start()
     return port, server

@@ -25,7 +25,7 @@ DEFAULTS = dict(
     SEND_FILE_MAX_AGE_DEFAULT=3600,
     WTF_CSRF_TIME_LIMIT=None,  # a game night is long; a token must outlive it
     # On a home network the server's time matters more than a few hundred bytes: brotli
-    # at its default level 4 took 0.6 ms a page, at 1 it takes 0.06 (5.0 KB, not 4.1).
+    # at level 1, not its default 4 (docs/performance.md).
     COMPRESS_BR_LEVEL=1,
     LOG_MAX_BYTES=2 * 1024 ** 2,  # a game log to import (a 300-hand game is about 150 KB)
     RESTORE_MAX_BYTES=200 * 1024 ** 2,  # a backup upload (ten years is about 51 MB)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import date, datetime, time, timedelta
-from functools import cache
 
 from sqlalchemy import bindparam, func, or_, select, union_all
 
@@ -137,9 +136,8 @@ def neighbours(night: Night, each_side: int = 3) -> list[Night]:
 
 ROW = (Night.id, Night.started_at, Night.name, Night.notes)  # a night as pages show it
 
-@cache
 def _neighbours(*columns):
-    """Return the statements finding the nights after and before one (built once)."""
+    """Return the statements finding the nights after and before one."""
     started, night_id, limit = bindparam("started"), bindparam("id"), bindparam("each_side")
     newer = (select(*columns).where(listed(), Night.id != night_id, or_(
         Night.started_at > started, (Night.started_at == started) & (Night.id > night_id)))
@@ -150,9 +148,8 @@ def _neighbours(*columns):
     return newer, older
 
 
-@cache
 def _whereabouts():
-    """Return the statements a game's page reads its night with (built once): the night with
+    """Return the statements a game's page reads its night with: the night with
     its games and how many of them come no later than the game; and the nights either side
     of it (where the game may move), each with its games, newest first."""
     def games(up_to=None):
@@ -168,15 +165,14 @@ def _whereabouts():
 def night_of(night_id: int, game_id: int):
     """Return a night as plain columns (ROW) with how many games it holds and how many of
     them come no later than `game_id` (which game of its night that one is), or None."""
-    return db.session.connection().execute(
-        _whereabouts()[0], {"id": night_id, "game": game_id}).first()
+    return db.session.execute(_NIGHT_OF, {"id": night_id, "game": game_id}).first()
 
 
 def neighbours_counted(night, each_side: int = 3) -> list:
     """Return `neighbours` of a night (a ROW) as plain columns (ROW) with how many games
     each holds, newest first, in one statement."""
     at = {"started": night.started_at, "id": night.id, "each_side": each_side}
-    return db.session.connection().execute(_whereabouts()[1], at).all()
+    return db.session.execute(_EITHER_SIDE, at).all()
 
 
 def listed(night=Night):
@@ -187,3 +183,7 @@ def listed(night=Night):
     not true, for a night it is not in: the same."""
     return or_(night.id.in_(select(Game.night_id)), night.name.is_not(None),
                night.notes.is_not(None))
+
+
+# Built once (docs/performance.md): a game's page asks both.
+_NIGHT_OF, _EITHER_SIDE = _whereabouts()

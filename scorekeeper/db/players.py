@@ -66,8 +66,8 @@ def roster(season: dict | None = None) -> list:
     """Return every player on the roster, by name: rows of (id, name); with `season` (its
     values bound: reports.seasons.Shown.bound), those who sat down to one of its games."""
     if season is None:
-        return db.session.connection().execute(ROSTER).all()
-    return db.session.connection().execute(_ROSTER_OF_SEASON, season).all()
+        return db.session.execute(ROSTER).all()
+    return db.session.execute(_ROSTER_OF_SEASON, season).all()
 
 
 _ANYONE_ELSE = select(Player.id).where(Player.id != bindparam("player")).limit(1)
@@ -76,14 +76,14 @@ _ONE = select(Player.id, Player.name).where(Player.id == bindparam("player"))
 
 def anyone_else(player: Player) -> bool:
     """Tell whether the roster holds anyone but this player (someone to merge)."""
-    return (db.session.connection().execute(_ANYONE_ELSE, {"player": player.id}).first()
+    return (db.session.execute(_ANYONE_ELSE, {"player": player.id}).first()
             is not None)
 
 
 def player_row(player_id: int):
     """Return a player's id and name as a plain row, or None: a page that only shows them
     needs no object of the session, nor its way round to the database."""
-    return db.session.connection().execute(_ONE, {"player": player_id}).first()
+    return db.session.execute(_ONE, {"player": player_id}).first()
 
 
 def rename(player: Player, raw: str) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import Select, bindparam, case, null, select
+from sqlalchemy import Select, bindparam, case, select
 from sqlalchemy.orm import aliased
 
 from .. import rules
@@ -164,89 +164,56 @@ def _consistent_batch(session, ids: list[int], recorded: bool) -> dict[int, Load
     return batch
 
 
-# The reader's statements, built once: for a batch, the ids are bound when they run; for
-# one game (a page), its id is compared, with no list to expand into the statement each time.
-_IDS = bindparam("ids", expanding=True)
-_ONE = bindparam("game")
+def _statements() -> dict[str, Select]:
+    """Return the reader's statements for the games bound (`ids`): games, seats, hands,
+    events, rounds."""
+    ids = bindparam("ids", expanding=True)
+    return {
+        "games": select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat,
+                        Game.played_on, Game.ended, Game.night_id, Game.created_at,
+                        Game.updated_at, Game.version).where(Game.id.in_(ids)),
+        "seats": (select(Seat.game_id, Seat.player_id, Player.name).join(Player)
+                  .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat)),
+        "hands": (select(HandEntry.round_id, Round.game_id, HandEntry.player_id,
+                         HandEntry.cards, HandEntry.kings).join(Round)
+                  .where(Round.game_id.in_(ids)).order_by(HandEntry.id)),
+        "events": (select(Event.id, Event.game_id, Event.hand_number, Event.player_id,
+                          Event.kind).where(Event.game_id.in_(ids))
+                   .order_by(Event.game_id, Event.hand_number, Event.seq)),
+        "rounds": (select(Round.id, Round.game_id, Round.number, Round.went_out_id,
+                          Round.corners, Round.dragon_id, Round.created_at)
+                   .where(Round.game_id.in_(ids)).order_by(Round.game_id, Round.number)),
+    }
 
 
-@dataclass(frozen=True)
-class _Statements:
-    """The reader's statements for the games one criterion picks."""
-
-    games: Select
-    seats: Select
-    hands: Select
-    events: Select
-    rounds: Select
-    rounds_recorded: Select
-
-
-def _statements(picked: Callable[[Any], Any]) -> _Statements:
-    """Return the reader's statements for the games `picked(a game id column)` picks."""
-    def rounds(when) -> Select:
-        return (select(Round.id, Round.game_id, Round.number, Round.went_out_id, Round.corners,
-                       Round.dragon_id, when)
-                .where(picked(Round.game_id)).order_by(Round.game_id, Round.number))
-
-    return _Statements(
-        games=select(Game.id, Game.variant, Game.settings, Game.first_dealer_seat,
-                     Game.played_on, Game.ended, Game.night_id, Game.created_at,
-                     Game.updated_at, Game.version).where(picked(Game.id)),
-        seats=(select(Seat.game_id, Seat.player_id, Player.name).join(Player)
-               .where(picked(Seat.game_id)).order_by(Seat.game_id, Seat.seat)),
-        hands=(select(HandEntry.round_id, Round.game_id, HandEntry.player_id, HandEntry.cards,
-                      HandEntry.kings).join(Round).where(picked(Round.game_id))
-               .order_by(HandEntry.id)),
-        events=(select(Event.id, Event.game_id, Event.hand_number, Event.player_id, Event.kind)
-                .where(picked(Event.game_id))
-                .order_by(Event.game_id, Event.hand_number, Event.seq)),
-        rounds=rounds(null()), rounds_recorded=rounds(Round.created_at))
-
-
-MANY = _statements(lambda column: column.in_(_IDS))
-ONE = _statements(lambda column: column == _ONE)
+_READ = _statements()  # built once (docs/performance.md)
 
 
 def _read_batch(session, ids: list[int], recorded: bool) -> dict[int, Loaded]:
     """Return one batch of games."""
     if not ids:
         return {}
-    # Plain Core rows: the ORM's loading layer adds nothing to column tuples but time.
-    session = session.connection()
-    read, bound = (ONE, {"game": ids[0]}) if len(ids) == 1 else (MANY, {"ids": ids})
-    games = session.execute(read.games, bound).all()
+    read, bound = _READ, {"ids": ids}
+    games = session.execute(read["games"], bound).all()
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for game_id, player_id, name in session.execute(read.seats, bound).all():
+    for game_id, player_id, name in session.execute(read["seats"], bound).all():
         seats[game_id].append((player_id, name))
     names = {game_id: dict(rows) for game_id, rows in seats.items()}
-    # Rows fetched whole (.all()): a row at a time costs more than the rest of the reading.
-    # The hands, ints only, come as the driver's own tuples: no Row for each of thousands.
-    # A hand is a frozen value: one of each (cards, kings) serves every round that held it.
     hands: dict[int, dict[str, rules.Hand]] = defaultdict(dict)
-    same: dict[tuple[int, int], rules.Hand] = {}
-    held = session.execute(read.hands, bound)
-    try:
-        held_rows = held.cursor.fetchall()
-    finally:
-        held.close()
-    for round_id, game_id, player_id, cards, kings in held_rows:
-        hand = same.get((cards, kings))
-        if hand is None:
-            hand = same[(cards, kings)] = rules.Hand(cards, kings)
-        hands[round_id][names[game_id][player_id]] = hand
+    for round_id, game_id, player_id, cards, kings in session.execute(read["hands"], bound).all():
+        hands[round_id][names[game_id][player_id]] = rules.Hand(cards, kings)
     events: dict[tuple[int, int], list[Tap]] = defaultdict(list)
     # One game whose variant records no events in its hands (one no longer known may) has
     # none to read: its page runs no statement for them. A batch always reads them, so that
     # a page of many games costs the same statements whatever games they are.
-    if read is MANY or any(getattr(rules.VARIANTS.get(row.variant), "records_events", True)
+    if len(ids) > 1 or any(getattr(rules.VARIANTS.get(row.variant), "records_events", True)
                            for row in games):
         for event_id, game_id, number, player_id, kind in session.execute(
-                read.events, bound).all():
+                read["events"], bound).all():
             events[(game_id, number)].append(Tap(event_id, names[game_id][player_id], kind))
     rounds: dict[int, list[tuple[rules.Round, datetime | None]]] = defaultdict(list)
     for round_id, game_id, number, went_out, corners, dragon, created in session.execute(
-            read.rounds_recorded if recorded else read.rounds, bound).all():
+            read["rounds"], bound).all():
         who = names[game_id]
         entry = rules.Round(
             went_out=who.get(went_out) if went_out else None, hands=hands.get(round_id, {}),
@@ -279,11 +246,11 @@ def round_times(game_id: int, number: int) -> tuple[datetime, datetime] | None:
 
 
 _LATER = aliased(Game)
-# One statement: the game's version and, once it is over, the game started after it (the
-# subquery is run only for a finished game). Every watching phone asks every few seconds.
-_FOLLOWING = (select(_LATER.id).where(_LATER.id > Game.id).order_by(_LATER.id).limit(1)
-              .scalar_subquery())
-_VERSION = (select(Game.version, case((CachedResult.over, _FOLLOWING)).label("next"))
+# Built once (docs/performance.md): every watching phone asks every few seconds. The game's
+# version and, once it is over, the game started after it (asked only of a finished game).
+_VERSION = (select(Game.version, case((CachedResult.over, select(_LATER.id)
+                                       .where(_LATER.id > Game.id).order_by(_LATER.id)
+                                       .limit(1).scalar_subquery())).label("next"))
             .outerjoin(CachedResult, CachedResult.game_id == Game.id)
             .where(Game.id == bindparam("game")))
 
@@ -300,7 +267,7 @@ class Version:
 def version_of(game_id: int) -> Version | None:
     """Return a game's version (one indexed row) and, once it is over, the next game's id;
     None when there is no such game."""
-    row = db.session.connection().execute(_VERSION, {"game": game_id}).first()
+    row = db.session.execute(_VERSION, {"game": game_id}).first()
     return None if row is None else Version(row.version, row.next)
 
 

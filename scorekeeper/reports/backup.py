@@ -34,8 +34,8 @@ FORMAT = "kings-corners-backup/1"
 TOP_KEYS = {"format", "roster", "seasons", "nights", "games_without_night"}
 # What a backup adds to a game log, taken out again before the log is checked.
 GAME_EXTRA = ("created_at", "recorded_at", "events_in_progress", "needs_repair")
-# Nights, or games outside a night, read at a time: ten nights of four games are built at
-# once, so a backup never holds the server for longer at a stretch.
+# Nights, or games outside a night, read at a time: a few at a stretch, so a backup never
+# holds the server long.
 BATCH = 10
 
 

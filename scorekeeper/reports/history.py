@@ -122,7 +122,7 @@ SEATS = (select(Game.night_id, Player.id, Player.name).join(Seat, Seat.game_id =
 def night_lines(shown: Sequence[NightRow]) -> list[NightLine]:
     """Return the lines of several nights in two statements, whatever their size."""
     ids = {"nights": [night.id for night in shown]}
-    run = db.session.connection().execute
+    run = db.session.execute
     players: dict[int, dict[int, str]] = {night: {} for night in ids["nights"]}
     for night_id, player_id, name in run(SEATS, ids).all():
         seated = players[night_id]
@@ -190,7 +190,7 @@ def night_summary(night_id: int) -> NightSummary | None:
     """Return a night's players (in order of first seat), games with results, who won, and
     its seats' results in the order played (None if there is no such night): two
     statements, the night with its games and their seats."""
-    rows = db.session.connection().execute(NIGHT_READ, {"night": night_id}).all()
+    rows = db.session.execute(NIGHT_READ, {"night": night_id}).all()
     if not rows:
         return None
     first = rows[0]
@@ -202,7 +202,7 @@ def _summarised(night: NightRow, rows: Sequence) -> NightSummary:
     """Return the summary of a night from its games' rows (GAME_ROWS, in the order played)
     and their seats, read here."""
     at = {"night": night.id}
-    run = db.session.connection().execute
+    run = db.session.execute
     seated: dict[int, list[str]] = defaultdict(list)
     placed: dict[int, list[tuple[int, Standing]]] = defaultdict(list)
     results: dict[int, list[tuple]] = defaultdict(list)
@@ -228,7 +228,7 @@ def _summary(row, seated: Sequence[str], standings: Sequence[Standing]) -> GameS
 
 def summaries(ids: Sequence[int] = ()) -> dict[int, GameSummary]:
     """Return these games as lists show them, from the results cache, in three queries."""
-    run = db.session.connection().execute
+    run = db.session.execute
     rows = run(OF_IDS, {"games": list(ids)}).all()
     found_ids = {"games": [row.id for row in rows]}
     seated: dict[int, list[str]] = defaultdict(list)

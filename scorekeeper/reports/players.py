@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from operator import itemgetter
 
 from flask_babel import gettext
@@ -113,7 +113,7 @@ def mine(query, game_id, player_id, season: bool):
     games, or of all time. For all time they are found by the player's index; for a season,
     by the season's games, each game's row of the player looked up by its key (game,
     player): the player's index would read every game of theirs since the first and keep a
-    season's few (a season's head-to-head at ten years 1.4 -> 0.4 ms of SQLite)."""
+    season's few."""
     if not season:
         return query.where(player_id == PLAYER)
     return query.where(tuple_(game_id, player_id).in_(
@@ -164,7 +164,7 @@ NAMES = select(Player.id, Player.name)
 
 def records(shown: Shown = EVERYTHING) -> dict[str, Record]:
     """Return every player's finished games and wins, by name."""
-    run = db.session.connection().execute
+    run = db.session.execute
     names = dict(run(NAMES).all())
     return {names[player]: record for player, record in records_by_id(shown).items()}
 
@@ -174,7 +174,7 @@ def records_by_id(shown: Shown = EVERYTHING) -> dict[int, Record]:
     in a season or for all time."""
     counted: dict[int, list[int]] = {}  # player: [played, wins]
     season = shown.bound
-    for over, player, won, games in db.session.connection().execute(
+    for over, player, won, games in db.session.execute(
             SEATS[season is not None], season or {}).all():
         if not over:
             continue
@@ -213,7 +213,7 @@ def summary(player: Player, shown: Shown = EVERYTHING) -> Summary:
     games or of all time: two grouped statements along the results cache's indexes."""
     season = shown.bound
     mine = {"player": player.id, **(season or {})}
-    run = db.session.connection().execute
+    run = db.session.execute
     won, unfinished = {}, 0
     for variant, over, winner, games in run(BY_VARIANT[season is not None], mine).all():
         if over:
@@ -234,7 +234,7 @@ def details(player: Player, shown: Shown = EVERYTHING) -> Details:
     chart) and head-to-head, of a season's games or of all time."""
     season = shown.bound
     mine = {"player": player.id, **(season or {})}
-    run = db.session.connection().execute
+    run = db.session.execute
     nights, best, points = _nights(run(NIGHTS[season is not None], mine).all())
     shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
     for other, name, outcome, games in run(VERSUS[season is not None], mine).all():
@@ -253,9 +253,9 @@ def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, 
     what the oracle's best night and chart give (tests/reports/oracle.py), worked out on
     plain tuples, with a record made only for the best night and a rate only for the
     nights charted."""
-    nights = sorted(((started.date() if type(started) is datetime  # the usual: no parsing
-                      else day_of(started, alone), night_id or 0, night_id, name, int(games),
-                      int(wins or 0)) for night_id, alone, started, name, games, wins in rows),
+    nights = sorted(((alone if started is None else started.date(), night_id or 0, night_id,
+                      name, int(games), int(wins or 0))
+                     for night_id, alone, started, name, games, wins in rows),
                     key=itemgetter(0, 1))
     played, won, best = [], [], None
     games_so_far = wins_so_far = 0
@@ -274,12 +274,3 @@ def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, 
         record = NightRecord(night_id, name or day(played_on), played_on, games, wins)
     points = tuple((nights[i][0], 100 * won[i] / played[i]) for i in spread(len(nights)))
     return len(nights), record, points
-
-
-def day_of(started: datetime | str | None, alone: date | str | None) -> date:
-    """Return the day a night began (or the day of a game outside any night), as a date
-    whichever way the database handed it back."""
-    if started is not None:
-        return (started if isinstance(started, datetime)
-                else datetime.fromisoformat(str(started))).date()
-    return alone if isinstance(alone, date) else date.fromisoformat(str(alone))

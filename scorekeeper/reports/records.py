@@ -93,7 +93,7 @@ def _top(variant: str, fact: str, *, player: bool = False, first: bool = False,
                       ResultBest.player_id).limit(1))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=64)  # built once: a union of every record line (docs/performance.md)
 def _statement(variant: str | None, player: bool, first: bool, last: bool, season: bool):
     """Return the one statement of the table's records (and a player's bests, with
     `player`), each with its player's and night's names."""
@@ -118,12 +118,10 @@ def _read(variant: str | None, player_id: int | None, first_day: date | None,
     bound = season.bound if season is not None else None
     statement = _statement(variant, player_id is not None, first_day is not None,
                            last_day is not None, bound is not None)
-    # Through the connection: the session's way round (its ORM compiling of the union)
-    # took longer than SQLite took to answer it.
-    return db.session.connection().execute(statement, {"player": player_id,
-                                                       "first_day": first_day,
-                                                       "last_day": last_day,
-                                                       **(bound or {})}).all()
+    return db.session.execute(statement, {"player": player_id,
+                                          "first_day": first_day,
+                                          "last_day": last_day,
+                                          **(bound or {})}).all()
 
 
 def _best(row, lines: dict[tuple[str, str], RecordLine]) -> Best:
@@ -237,9 +235,8 @@ def night_records(night_id: int) -> list[Best]:
     first game of its variant, with nothing to beat, is not counted. One statement."""
     lines = _lines()
     said = {(name, line.fact): line for name, line in lines}
-    # Through the connection, as plain rows: the session's way round costs more than SQLite.
     beaten = [_best(row, said) for row in
-              db.session.connection().execute(NIGHT_RECORDS, {"night": night_id}).all()
+              db.session.execute(NIGHT_RECORDS, {"night": night_id}).all()
               if (row.variant, row.fact) in said and row.before is not None
               and row.value > row.before]
     return [best for bests in _grouped(beaten, lines, lambda b: b).values() for best in bests]

@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from sqlalchemy import select
 
 from ..db.models import Game, Season
-from ..db.seasons import ALL, is_year, latest_each_year
+from ..db.seasons import ALL, is_year, latest_each_year, year_of
 from ..extensions import db
 
 ONE_DAY = timedelta(days=1)
@@ -158,35 +158,22 @@ class Shown:
 EVERYTHING = Shown(ALL, None)
 
 
-# Built once: every page seen for a season asks. A write asks through its session, so a
-# season named and not yet flushed is seen.
-_NAMED = (select(Season.name, Season.first_day, Season.last_day, Season.id)
-          .order_by(Season.id))
-
-
 def named(session=None) -> list[NamedSeason]:
-    """Return the seasons the table named, in the order they were named: asked by a page,
-    through its connection (a page names none); by a write, through its session."""
-    run = db.session.connection().execute if session is None else session.execute
-    return [NamedSeason(*row) for row in run(_NAMED).all()]
+    """Return the seasons the table named, in the order they were named: asked by a write
+    through its own session, so a season named and not yet flushed is seen."""
+    return [NamedSeason(*row) for row in (session or db.session).execute(
+        select(Season.name, Season.first_day, Season.last_day, Season.id)
+        .order_by(Season.id)).all()]
 
 
-_DAYS = (select(Game.played_on.label("day")).where(Game.played_on.is_not(None))
-         .group_by(Game.played_on))  # ix_game_played_on
-
-
-def _latest_each_year():
-    """Return the statement of each year's latest day with a game, newest first, each found
-    in the index on `game.played_on` (db.seasons.latest_each_year)."""
+def _years():
+    """Return the statement of the years with games: each year's latest day with a game,
+    found in the index on `game.played_on` (db.seasons.latest_each_year), a row a year."""
     latest = latest_each_year(Game, "played_on", lambda game: game.played_on.is_not(None))
-    return select(latest.c.at).where(latest.c.at.is_not(None))
+    return select(year_of(latest.c.at)).where(latest.c.at.is_not(None))
 
 
-_YEARS = _latest_each_year()
-
-
-def _as_date(day) -> date:
-    return day if isinstance(day, date) else date.fromisoformat(str(day))  # SQLite: text
+_YEARS = _years()  # built once (docs/performance.md)
 
 
 def played(names: Sequence[NamedSeason], calendar: Calendar | None = None) -> list[str]:
@@ -194,16 +181,14 @@ def played(names: Sequence[NamedSeason], calendar: Calendar | None = None) -> li
     (read from an index). With no named season, each year's latest day is found in the
     index, a row a year; with some, every day games were played on is read (a row a day,
     however many seasons are named: the statement does not grow with them) and put in the
-    season that holds it. Games are written, and committed, by play.py before a page reads
-    them: read as the driver's rows, through the connection."""
-    run = db.session.connection().execute
+    season that holds it."""
     held: dict[str, date] = {}
     if not names:
-        days = [_as_date(day) for day in run(_YEARS).scalars()]
-        return [str(day.year) for day in sorted(days, reverse=True)]
+        years = db.session.execute(_YEARS).scalars()
+        return [str(year) for year in sorted(years, reverse=True)]
     calendar = calendar or Calendar(names)
-    for day in run(_DAYS).scalars():
-        day = _as_date(day)
+    days = select(Game.played_on).where(Game.played_on.is_not(None)).group_by(Game.played_on)
+    for day in db.session.execute(days).scalars():
         season = calendar.season_of(day)
         held[season] = max(held.get(season, day), day)
     return sorted(held, key=lambda season: held[season], reverse=True)

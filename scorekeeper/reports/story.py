@@ -83,7 +83,7 @@ def _games_up_to(players: Iterable[int], first: int, last: int) -> dict[int, lis
     open_runs = set(found)  # whose loss before the night is not read yet
     skip, window, reading, before_night = 0, WINDOW, None, False
     while open_runs:
-        rows = db.session.connection().execute(
+        rows = db.session.execute(
             BACK_SEATS, {"last": last, "window": window, "skip": skip}).all()
         read = 0
         for game_id, player_id, won, over in rows:  # the latest first

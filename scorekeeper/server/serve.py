@@ -127,7 +127,7 @@ def log_with_time() -> None:
 
 def compile_templates(app) -> int:
     """Compile every page's templates before the first phone asks: otherwise the first visit
-    to each page after a start pays for it (40-200 ms at ten years). Return how many."""
+    to each page after a start pays for it. Return how many."""
     names = app.jinja_env.list_templates(extensions=("html", "svg", "xml", "js", "txt"))
     for name in names:
         app.jinja_env.get_template(name)
@@ -136,10 +136,9 @@ def compile_templates(app) -> int:
 
 def ready(app) -> None:
     """Make the app ready to serve: its templates compiled, then everything the start made
-    (modules, the app, templates, statements: about 120,000 objects) set aside from the
-    garbage collector's full passes. Each such pass looked at them all, 45-50 ms, about once
-    in a hundred player's pages at ten years, stalling that request; afterwards it looks at
-    only what the requests since made (under 1 ms)."""
+    (modules, the app, templates, statements) set aside from the garbage collector's full
+    passes, which would otherwise look at them all now and then, stalling that request
+    (docs/performance.md)."""
     compile_templates(app)
     gc.collect()
     gc.freeze()

@@ -31,7 +31,7 @@ REMEMBER = 400 * 24 * 3600  # the longest a browser keeps a cookie
 class _PageDomain(Domain):
     """Flask-Babel's domain, finding the catalogue once per request, not once per word.
 
-    Its own lookup (the locale's name, then its cache) took 25 µs for every gettext said in
+    Its own lookup (the locale's name, then its cache) is made for every gettext said in
     Python, and a page says dozens. The catalogue is kept for the request beside the locale
     it is for: a changed locale (force_locale, refresh) finds its own.
     """

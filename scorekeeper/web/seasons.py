@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from flask import abort, request, url_for
 from flask_babel import gettext
 
 from ..reports import seasons
 
-URL_SAFE = "!$'()*,/:;?@"  # what url_for leaves as it is in a query (werkzeug.urls)
 ROW = 6  # the newest seasons a page's row offers; every season is on the Seasons page
 
 
@@ -53,11 +51,9 @@ def seen(endpoint: str, **values) -> Seen:
     if choice is None:
         abort(404)
     shown = choice.shown
-    page = url_for(endpoint, **values)  # built once; each season adds its `season=`
-
     def link(label: str, key: str) -> SeasonLink:
-        return SeasonLink(label, page if key == choice.usual else page + "?" + urlencode(
-            {"season": key}, safe=URL_SAFE), key == shown.key)
+        season = {} if key == choice.usual else {"season": key}
+        return SeasonLink(label, url_for(endpoint, **values, **season), key == shown.key)
 
     newest = choice.seasons[:ROW]
     links = [link(key, key) for key in newest]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import date
 
 from sqlalchemy import event, select
 
@@ -100,7 +101,7 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                 line = ratings.player_steps(player.id, name, shown.span)
                 assert rivals.runs(line) == (longest, current), (name, player.name)
                 assert line == [step for step in ratings.player_steps(player.id)
-                                if inside(roster.day_of(None, step[0]))], (name, player.name)
+                                if inside(date.fromisoformat(str(step[0])))], (name, player.name)
                 assert len(line) == len(wins)
 
 

@@ -22,7 +22,6 @@ from ...reports import history
 from ...words import N_, day, language, reason
 from ..bidi import bdi_join
 from ..forms import HandForm
-from ..pages import link
 
 bp = Blueprint("main", __name__)
 RECENT = 8
@@ -66,14 +65,13 @@ class RecentGame:
 
 
 def _recent(games: list) -> list[RecentGame]:
-    """Return the recent games as home lists them: the link built once and given each id,
-    the sentences looked up once for the page (as the template's _() says them)."""
+    """Return the recent games as home lists them: the sentences looked up once for the
+    page (as the template's _() says them)."""
     if not games:
         return []
-    before, after = link("games.scoreboard", "game_id")
     say = get_translations()
     won = Markup(say.ugettext("%(names)s won"))
-    return [RecentGame(f"{before}{game.id}{after}",
+    return [RecentGame(url_for("games.scoreboard", game_id=game.id),
                        won % {"names": bdi_join(game.winners, " & ")}, home.label,
                        Markup(say.ungettext("%(num)d player", "%(num)d players",
                                             len(game.players))) % {"num": len(game.players)},

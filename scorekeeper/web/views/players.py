@@ -20,7 +20,7 @@ from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
-from ..pages import expired, link, refusal, unconfirmed
+from ..pages import expired, refusal, unconfirmed
 from ..passcode import asks
 from ..seasons import seen
 
@@ -53,13 +53,12 @@ class RosterRow:
 
 def roster_rows(players: Sequence, record: dict[int, roster.Record]) -> list[RosterRow]:
     """Return the roster's lines, the rate rounded as the template's `round` rounds."""
-    before, after = link("players.player", "player_id")
     empty = roster.Record()
     rows = []
     for p in players:
         r = record.get(p.id, empty)
-        rows.append(RosterRow(f"{before}{p.id}{after}", p.name, r.played, r.wins,
-                              f"{int(round(100 * r.win_rate, 0))}%" if r.played else "–"))
+        rows.append(RosterRow(url_for("players.player", player_id=p.id), p.name, r.played,
+                              r.wins, f"{int(round(100 * r.win_rate, 0))}%" if r.played else "–"))
     return rows
 
 
@@ -78,9 +77,9 @@ class VersusRow:
 def versus_rows(figures: roster.Details, season: str | None = None) -> list[VersusRow]:
     """Return the head-to-head lines, each linking to the other player's page for the same
     season."""
-    before, after = link("players.player", "player_id", season=season)
-    return [VersusRow(f"{before}{row.other_id}{after}", row.other, row.games, row.ahead,
-                      row.level, row.behind) for row in figures.head_to_head]
+    return [VersusRow(url_for("players.player", player_id=row.other_id, season=season),
+                      row.other, row.games, row.ahead, row.level, row.behind)
+            for row in figures.head_to_head]
 
 
 def _page(player: Player, form: RenameForm, error: str | None = None):

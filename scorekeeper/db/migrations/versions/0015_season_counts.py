@@ -1,6 +1,6 @@
 """the index of each game's winners also holds whether the game is over: a season's wins and
 games per player (the roster and the season's page) are then counted from the index alone,
-not each seat's row (0.75 -> 0.45 ms of SQLite at ten years)
+not each seat's row
 
 Revision ID: 0015
 Revises: 0014

@@ -26,15 +26,15 @@ from .db import (
     lock,
     locks,
     nights,
-    parts,
-    players,
+    phone_parts,
     read_game,
     results,
+    roster,
     touch,
     writer,
 )
+from .db import named_seasons as named_seasons
 from .db import restore as restoring
-from .db import seasons as named_seasons
 from .db.models import Game, Night, Player, table_time
 from .extensions import db
 from .reports import backup, gamelog, ratings
@@ -96,7 +96,7 @@ class Change:
             return
         results.refresh(sorted(self.entered))
         for game_id, number in sorted(self.hands):
-            parts.drop(game_id, number)
+            phone_parts.drop(game_id, number)
         if self.seasons:
             ratings.rebuild()
         else:
@@ -266,7 +266,7 @@ def rematch(game_id: int) -> Rematch:
         new, started = writer.rematch(game)
         if started:
             change.games(new.id)
-            parts.carry_seats(game_id, new.id)  # each phone keeps its seat
+            phone_parts.carry_seats(game_id, new.id)  # each phone keeps its seat
         found = Rematch(new.id, new.players[new.first_dealer_seat].name, started)
     return found
 
@@ -317,7 +317,7 @@ def rename_player(player_id: int, name: str) -> tuple[str, str]:
         if player is None:
             raise Gone(player_id)
         old = player.name
-        players.rename(player, name)
+        roster.rename(player, name)
         change.show(*games)  # their games show the new name
         renamed = (old, player.name)
     return renamed
@@ -333,7 +333,7 @@ def merge_players(keeper_id: int, duplicate_id: int) -> tuple[str, str, int]:
             raise Gone(duplicate_id if keeper else keeper_id)
         name, kept = duplicate.name, keeper.name
         change.games(*locks.games_of(duplicate_id))  # told before the duplicate goes
-        moved = players.merge(keeper, duplicate)
+        moved = roster.merge(keeper, duplicate)
     return name, kept, moved
 
 
@@ -471,10 +471,10 @@ def take_seat(game_id: int, seat: int, phone: str, label: str, force: bool) -> S
         if not 0 <= seat < len(game.players):
             raise rules.RuleError("there is no player at seat %(seat)s", "seat",
                                   seat=repr(str(seat)))
-        holder = parts.holders(game_id).get(seat)
+        holder = phone_parts.holders(game_id).get(seat)
         if holder is not None and holder.phone != phone and not force:
             return Seated(seat, False, holder.label)
-        parts.take(game_id, game.next_number, seat, phone, label)
+        phone_parts.take(game_id, game.next_number, seat, phone, label)
         change.show(game_id)  # every phone shows who holds which seat
     return Seated(seat, True)
 
@@ -484,14 +484,14 @@ def new_join_code(game_id: int, salt: str) -> None:
     from now on; the phones seated keep their seats."""
     with changing(game_id):
         _game(game_id)
-        parts.new_join_salt(game_id, salt)
+        phone_parts.new_join_salt(game_id, salt)
 
 
 def give_seat(game_id: int, phone: str) -> int | None:
     """Give back the seat this phone holds in a game; return it (None: it held none)."""
     with changing(game_id) as change:
         game = _game(game_id)
-        seat = parts.give_back(game_id, game.next_number, phone)
+        seat = phone_parts.give_back(game_id, game.next_number, phone)
         if seat is not None:
             change.show(game_id)
     return seat
@@ -564,12 +564,12 @@ def send_part(game_id: int, number: int, part: Part, by_seat: int | None,
             raise rules.RuleError("there is no %(round)s %(number)s yet", "number",
                                   round=home.word(), number=number)
         _check_part(game, number, part)
-        before = parts.parts_of(game_id, number).get(part.seat)
-        changed = parts.put_part(game_id, number, part, by_seat, by_label,
+        before = phone_parts.parts_of(game_id, number).get(part.seat)
+        changed = phone_parts.put_part(game_id, number, part, by_seat, by_label,
                                  part_code(before.part) if before else "")
         if changed:
             change.show(game_id)
-        sent = parts.parts_of(game_id, number)
+        sent = phone_parts.parts_of(game_id, number)
         gathered = gather(game, number, {seat: s.part for seat, s in sent.items()})
         if not gathered.complete:
             return PartSent(gathered)

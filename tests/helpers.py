@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 from scorekeeper import create_app, play, rules
 from scorekeeper.db import add_game, results
 from scorekeeper.db.models import Night
-from scorekeeper.db.players import player_for
+from scorekeeper.db.roster import player_for
 from scorekeeper.extensions import db
 from scorekeeper.rules import Event, Game, Hand, Round
 from tests.reports.oracle import played

@@ -9,8 +9,8 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from .models import Night
+from .named_seasons import began_in_season, latest_each_year, year_of, year_start
 from .nights import ROW, listed
-from .seasons import began_in_season, latest_each_year, year_of, year_start
 
 NEWEST_FIRST = (Night.started_at.desc(), Night.id.desc())
 

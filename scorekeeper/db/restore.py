@@ -13,7 +13,7 @@ from datetime import date, datetime
 
 from .. import rules
 from ..extensions import db
-from . import seasons
+from . import named_seasons
 from .models import Night, Player
 from .writer import NewGame, add_games, highest_deleted
 
@@ -73,7 +73,7 @@ def write(roster: Iterable[Member], named: Iterable[NamedSeason], nights: Iterab
                                      created_at=member.created_at)
         db.session.add(players[member.key])
     for season in named:
-        seasons.add(season.name, season.first_day, season.last_day, where=season.where)
+        named_seasons.add(season.name, season.first_day, season.last_day, where=season.where)
     db.session.flush()
     night_count = game_count = 0
     # Checked games wait here to be written together, BATCH nights or GAMES_AT_ONCE games at

@@ -25,8 +25,8 @@ from ..rules import Word
 from ..rules.seats import rematch_dealer
 from . import nights
 from .models import Event, Game, HandEntry, Night, Player, Round, Seat, Setting, table_time
-from .players import clean_name, player_for
 from .reader import Loaded, Tap
+from .roster import clean_name, player_for
 
 
 class Conflict(rules.RuleError):

@@ -25,8 +25,8 @@ from ..db import Loaded, read_games
 from ..db import nights as nights_
 from ..db.models import Game, Night, Player, Season
 from ..db.nights import clean_text
-from ..db.players import clean_name, name_key
 from ..db.restore import KeptGame, KeptNight, Member, NamedSeason
+from ..db.roster import clean_name, name_key
 from ..extensions import db
 from . import exchange, gamelog
 

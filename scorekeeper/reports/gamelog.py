@@ -46,7 +46,7 @@ def _key(name: str) -> str:
 
 
 # A backup names the same few players 200,000 times: their keys are kept, but only a name
-# as short as a real one (at most 40 characters: db/players.NAME_MAX), so a file of long
+# as short as a real one (at most 40 characters: db/roster.NAME_MAX), so a file of long
 # made-up names, refused, leaves nothing held.
 _short_key = lru_cache(maxsize=1024)(_key)
 SHORT = 64

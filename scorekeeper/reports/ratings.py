@@ -34,8 +34,8 @@ from .. import rules
 from ..db.engine import driver_rows
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
-from . import seasons as seasons_
-from .seasons import Calendar, NamedSeason
+from . import calendar as seasons_
+from .calendar import Calendar, NamedSeason
 
 # OpenSkill's defaults: a newcomer is mu 25, sigma 25/3; beta 25/6 is how far a game's luck
 # spreads the result; every game widens sigma by tau 25/300 before it counts, so a rating

@@ -24,11 +24,11 @@ from sqlalchemy import bindparam, case, func, literal, select, tuple_, union_all
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultBest
-from ..db.seasons import in_season
+from ..db.named_seasons import in_season
 from ..extensions import db
 from ..variants import RecordLine
 from ..words import day
-from .seasons import Shown
+from .calendar import Shown
 
 
 @dataclass(frozen=True)

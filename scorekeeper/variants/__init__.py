@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import rules
 from .base import Entry, Errors, FactLine, Home, RecordLine
-from .board import Page
+from .standings import Page
 
 
 def register(home: Home) -> Home:

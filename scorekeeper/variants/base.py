@@ -11,7 +11,7 @@ from flask_babel import gettext, ngettext, npgettext
 
 from .. import rules
 from ..words import N_
-from .board import Page, places
+from .standings import Page, places
 
 STALEMATE = "stalemate"
 NOBODY = "none"

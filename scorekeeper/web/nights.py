@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import variants
 from ..reports import history
-from ..variants.board import places
+from ..variants.standings import places
 from ..words import month as month_of
 from .pages import link
 

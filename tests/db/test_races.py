@@ -18,7 +18,7 @@ from scorekeeper import rules
 from scorekeeper.db import read_game, results
 from scorekeeper.db.models import Event, Game, Player, Round, Season
 from scorekeeper.extensions import db
-from scorekeeper.reports import players as roster
+from scorekeeper.reports import figures as roster
 from scorekeeper.reports import ratings
 from tests.helpers import alerts, hand_data, start_game
 

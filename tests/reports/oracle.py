@@ -20,10 +20,10 @@ from scorekeeper import rules, variants
 from scorekeeper.db import read_games
 from scorekeeper.db.models import Game, Night, Player, Seat
 from scorekeeper.extensions import db
-from scorekeeper.reports import players as app
+from scorekeeper.reports import figures as app
+from scorekeeper.reports.calendar import EVERYTHING, Shown
+from scorekeeper.reports.figures import Facts, HeadToHead, NightRecord, Record, spread
 from scorekeeper.reports.history import label
-from scorekeeper.reports.players import Facts, HeadToHead, NightRecord, Record, spread
-from scorekeeper.reports.seasons import EVERYTHING, Shown
 from scorekeeper.words import day
 
 

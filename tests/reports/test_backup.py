@@ -14,7 +14,7 @@ from sqlalchemy import select
 from scorekeeper import play, rules
 from scorekeeper.db import restore as restoring
 from scorekeeper.db.models import Event, Game, Night, Player, RatingStep
-from scorekeeper.db.players import find_player
+from scorekeeper.db.roster import find_player
 from scorekeeper.extensions import db
 from scorekeeper.reports import backup, gamelog
 from tests.helpers import disposed, make_app, store_log

@@ -12,8 +12,8 @@ from sqlalchemy import event, select
 from scorekeeper import variants
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
-from scorekeeper.reports import players as roster
-from scorekeeper.reports import ratings, rivals, seasons
+from scorekeeper.reports import calendar, ratings, rivals
+from scorekeeper.reports import figures as roster
 from tests.reports import oracle
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
@@ -75,11 +75,11 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
     assert client.post("/seasons/", data={"name": "Midsummer", "first_day": "2025-06-03",
                                           "last_day": "2025-06-04"}).status_code == 302
     with app.app_context():
-        named = seasons.named()
+        named = calendar.named()
         for name, inside in (("2025", lambda d: d.year == 2025 and not 3 <= d.day <= 4),
                              ("Midsummer", lambda d: d.year == 2025 and 3 <= d.day <= 4),
                              ("2026", lambda d: d.year == 2026)):
-            shown = seasons.Calendar(named).shown(name)
+            shown = calendar.Calendar(named).shown(name)
             # The season's page: each variant's ratings at its end, read in one statement.
             ends = ratings.season_rosters(name)
             assert ends and ends == {

@@ -14,11 +14,11 @@ from sqlalchemy import select, update
 from scorekeeper import play, rules, variants
 from scorekeeper.db import add_game
 from scorekeeper.db.models import Player, RatingStep, Season
-from scorekeeper.db.players import player_for
+from scorekeeper.db.roster import player_for
 from scorekeeper.extensions import db
 from scorekeeper.reports import ratings
+from scorekeeper.reports.calendar import NamedSeason, season_of
 from scorekeeper.reports.ratings import figure
-from scorekeeper.reports.seasons import NamedSeason, season_of
 from tests.helpers import (
     CORONATION,
     DAY,

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
-from scorekeeper.reports import players as roster
+from scorekeeper.reports import figures as roster
 from scorekeeper.reports import ratings
 from scorekeeper.reports.rivals import rivals
 from tests.helpers import hand_data, start_game

@@ -12,8 +12,8 @@ from sqlalchemy import delete
 
 from scorekeeper.db.models import Game
 from scorekeeper.extensions import db
-from scorekeeper.reports import seasons
-from scorekeeper.reports.seasons import NamedSeason, days_of, season_of
+from scorekeeper.reports import calendar
+from scorekeeper.reports.calendar import NamedSeason, days_of, season_of
 from tests.helpers import finished
 
 WINTER = NamedSeason("Winter league", date(2025, 11, 1), date(2026, 2, 28))
@@ -81,11 +81,11 @@ many_seasons = st.lists(st.tuples(starts, st.integers(0, 400)), max_size=14).map
 def test_a_day_s_season_is_the_latest_begun_of_those_that_hold_it(named, days):
     """The calendar laid out once gives each day the season the rule names: of the named
     seasons that hold it, the one that began later, then the later named; else its year."""
-    calendar = seasons.Calendar(named)
+    laid = calendar.Calendar(named)
     for day in days:
         holding = [(s.first_day, i, s.name) for i, s in enumerate(named)
                    if s.first_day <= day <= s.last_day]
-        assert calendar.season_of(day) == (max(holding)[2] if holding else str(day.year))
+        assert laid.season_of(day) == (max(holding)[2] if holding else str(day.year))
 
 
 @pytest.fixture
@@ -95,18 +95,18 @@ def ctx(app):
 
 
 def test_the_season_shown_is_todays_else_the_newest_with_games(ctx):
-    assert seasons.choose(None, today=date(2026, 5, 1)).shown.key == "2026"  # nothing yet
+    assert calendar.choose(None, today=date(2026, 5, 1)).shown.key == "2026"  # nothing yet
     finished([["Ann"], ["Ben"]], on=date(2024, 6, 1))
     finished([["Ben"], ["Ann"]], on=date(2025, 6, 1))
-    choice = seasons.choose(None, today=date(2026, 5, 1))
+    choice = calendar.choose(None, today=date(2026, 5, 1))
     assert choice.shown.key == "2025" and choice.seasons == ("2025", "2024")
     assert choice.current == "2026" and choice.usual == "2025"
     finished([["Ann"], ["Ben"]], on=date(2026, 2, 1))
-    assert seasons.choose(None, today=date(2026, 5, 1)).shown.key == "2026"
-    assert seasons.choose("2024", today=date(2026, 5, 1)).shown.days == (
+    assert calendar.choose(None, today=date(2026, 5, 1)).shown.key == "2026"
+    assert calendar.choose("2024", today=date(2026, 5, 1)).shown.days == (
         (date(2024, 1, 1), date(2024, 12, 31)),)
-    assert seasons.choose("all").shown.all_time
-    assert seasons.choose("2019") is None and seasons.choose("Nope") is None
+    assert calendar.choose("all").shown.all_time
+    assert calendar.choose("2019") is None and calendar.choose("Nope") is None
 
 
 game_days = st.lists(st.dates(date(2019, 1, 1), date(2027, 12, 31)), max_size=12)
@@ -126,5 +126,5 @@ def test_the_seasons_with_games_are_those_of_the_days_played(ctx, days, named):
     for day in days:
         key = season_of(day, named)
         latest[key] = max(latest.get(key, day), day)
-    assert seasons.played(named) == sorted(latest, key=latest.get, reverse=True)
+    assert calendar.played(named) == sorted(latest, key=latest.get, reverse=True)
     db.session.rollback()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from scorekeeper import rules
-from scorekeeper.reports.players import spread
+from scorekeeper.reports.figures import spread
 from scorekeeper.rules import Game, Hand, Round
 from tests.helpers import two_nights
 from tests.reports.oracle import best_night, night_records, played, player_stats, records

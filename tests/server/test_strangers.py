@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.extensions import db
-from scorekeeper.web import table
+from scorekeeper.web import own_phones
 from tests.helpers import Phone, make_app, serve, start_game
 
 
@@ -20,7 +20,7 @@ def served(tmp_path):
     app = make_app(tmp_path / "strangers.sqlite", csrf=False)
     game_id = start_game(app.test_client(), ("Ann", "Ben", "Cy"))
     with app.test_request_context():
-        code = table.join_code(game_id)
+        code = own_phones.join_code(game_id)
     server, base = serve(app, threads=8)
     port = int(base.rsplit(":", 1)[1])
     scorer = phone(port)

@@ -11,8 +11,8 @@ from scorekeeper.db import Conflict, read_game
 from scorekeeper.db.models import Event, Game
 from scorekeeper.extensions import db
 from scorekeeper.rules.chips import CHIPS
-from scorekeeper.variants.chips import board as chips_board
 from scorekeeper.variants.chips import live as chips_live
+from scorekeeper.variants.chips import told as chips_board
 
 P = ["Ann", "Ben", "Cy"]
 

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from scorekeeper.db import read_game
-from scorekeeper.web import table
+from scorekeeper.web import own_phones
 from tests.helpers import csrf_token, hand_data, make_app, send, sit, start_game
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
@@ -154,12 +154,12 @@ def test_a_wrong_join_code_gives_no_seat(guarded_app):
             "seat-0": "Ann", "seat-1": "Ben"}
     game_id = int(client.post("/games/new", data=data).headers["Location"].rsplit("/", 1)[1])
     with guarded_app.test_request_context():
-        right = table.join_code(game_id)
-    assert right not in table.join_code.__doc__
+        right = own_phones.join_code(game_id)
+    assert right not in own_phones.join_code.__doc__
     wrong = "0" * len(right)
     assert client.get(f"/games/{game_id}/join/{wrong}").status_code == 302
     with client.session_transaction() as session:
-        assert not session.get(table.JOINED)
+        assert not session.get(own_phones.JOINED)
 
 
 def test_taking_a_held_seat_asks_first_and_names_the_phone(app):

@@ -7,8 +7,8 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.db import parts, read_game
-from scorekeeper.web import table
+from scorekeeper.db import phone_parts, read_game
+from scorekeeper.web import own_phones
 from tests.helpers import send, sit, start_game
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
@@ -26,7 +26,7 @@ def text(page) -> str:
 
 def code_of(app, game_id) -> str:
     with app.test_request_context():
-        return table.join_code(game_id)
+        return own_phones.join_code(game_id)
 
 
 @pytest.fixture
@@ -224,7 +224,7 @@ def test_a_part_with_other_digits_is_refused_by_name(app, fields):
     field = "kings" if "kings" in fields else "cards"
     assert list(answer.get_json()["errors"]) == [field]
     with app.app_context():
-        assert parts.parts_of(game_id, 1) == {}  # nothing written
+        assert phone_parts.parts_of(game_id, 1) == {}  # nothing written
 
 
 @pytest.mark.parametrize("digit", ["²", "①", "١"])

@@ -13,9 +13,9 @@ from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
 from ...words import N_
 from ..base import Entry, FactLine, RecordLine, comeback, winners_win
-from ..board import Page
 from ..cards import KINGS, KINGS_LEFT, CardsHome
-from . import board, live
+from ..standings import Page
+from . import live, told
 
 # How a setting that differs from its set is named in the summary.
 CHANGED = {"ante": N_("ante %(num)s"), "pass_chips": N_("pass %(num)s"),
@@ -223,9 +223,9 @@ class ChipsHome(CardsHome):
         else:
             note = gettext("%(num)s chips in play, %(each)s each at the start; a player with "
                            "no chips left is out.", num=in_play, each=each)
-        told = board.told(game.core, result, reset, lambda count: self.unit(settings, count))
+        stories = told.told(game.core, result, reset, lambda count: self.unit(settings, count))
         return {"standings": self.standings(game), "heading": heading, "note": note,
-                "reset": reset, "stories": told}
+                "reset": reset, "stories": stories}
 
     def live(self, game) -> dict[str, Any] | None:
         """Return the live pot of the hand in progress."""

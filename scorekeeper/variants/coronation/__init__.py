@@ -26,7 +26,7 @@ from ..base import (
     seat_of,
     winners_win,
 )
-from ..board import Page
+from ..standings import Page
 
 CORNER_INPUT = re.compile(r"corner-([0-9]{1,3})")
 # A deal's victory class in a sentence, and heading the banner (translated where shown).

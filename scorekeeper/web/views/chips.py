@@ -9,7 +9,7 @@ from ... import play, rules
 from ...extensions import csrf
 from ...variants.chips import HOME
 from ...variants.chips.live import kind_word, label
-from .. import passcode, table
+from .. import own_phones, passcode
 from ..forms import ConfirmForm, TapForm, UndoForm
 from ..pages import expired, game_or_404, game_view, refusal
 
@@ -30,7 +30,7 @@ def _answer(game_id: int, error: str | None = None):
     if view["live"] is None:
         flash(error)  # no live pot to show it in: the game is over
     return render_template("scoreboard.html", form=ConfirmForm(), live_error=error,
-                           table=table.seats_view(game), join_to=table.join_path(game),
+                           table=own_phones.seats_view(game), join_to=own_phones.join_path(game),
                            **view), status
 
 
@@ -45,7 +45,7 @@ def _expired(game_id: int):
 
 @bp.route("/events", methods=["POST"])
 @csrf.exempt  # checked below, so a stale page is answered with the live pot, not an error page
-@passcode.lets(lambda: table.own_seat("player"))  # a seated phone taps its own keys
+@passcode.lets(lambda: own_phones.own_seat("player"))  # a seated phone taps its own keys
 def tap(game_id: int):
     """Record one pass, king held or missed draw in the hand in progress."""
     form = TapForm()
@@ -72,7 +72,7 @@ def tap(game_id: int):
 
 @bp.route("/undo", methods=["POST"])
 @csrf.exempt  # checked below, as for a tap
-@passcode.lets(table.own_tap)  # a seated phone takes back its own tap
+@passcode.lets(own_phones.own_tap)  # a seated phone takes back its own tap
 def undo(game_id: int):
     """Take back the last event of the hand in progress."""
     form = UndoForm()
@@ -101,4 +101,4 @@ def panel(game_id: int):
 def _panel(game, error: str | None = None) -> str:
     """Render the live pot alone."""
     return render_template("variants/chips/live.html", game=game, live=HOME.live(game),
-                           live_error=error, live_mine=table.my_seat(game.id))
+                           live_error=error, live_mine=own_phones.my_seat(game.id))

@@ -17,12 +17,12 @@ from flask_babel import gettext
 
 from ... import play, rules, variants
 from ...db import version_of
-from ...db.players import roster
+from ...db.roster import roster
 from ...extensions import csrf
 from ...reports import bgstats, ratings, share_card
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
-from .. import table
+from .. import own_phones
 from ..forms import ConfirmForm, NewGameForm, whole
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
@@ -104,8 +104,8 @@ def scoreboard(game_id: int):
     # The seats' phones and parts are shown only while the game is on: a finished game's
     # page does not read them.
     return render_template("scoreboard.html", rematch=rematch,
-                           table=None if result.over else table.seats_view(game),
-                           join_to=table.join_path(game),
+                           table=None if result.over else own_phones.seats_view(game),
+                           join_to=own_phones.join_path(game),
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),

@@ -17,7 +17,7 @@ from ...words import capital, day, reason
 from ..forms import ConfirmForm, MoveGameForm, NightForm, whole
 from ..nights import Pages, listed_months, night_games, year_links
 from ..pages import expired, game_or_404, game_view, refusal
-from ..seasons import Seen, seen
+from ..season_picker import Seen, seen
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 PER_PAGE = 20

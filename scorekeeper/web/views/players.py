@@ -11,10 +11,10 @@ from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from ... import play, rules, variants
-from ...db import players as stored
+from ...db import roster as stored
 from ...db.models import Player
 from ...extensions import db
-from ...reports import players as roster
+from ...reports import figures as roster
 from ...reports import ratings, records, rivals
 from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
@@ -22,7 +22,7 @@ from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
 from ..pages import expired, refusal, unconfirmed
 from ..passcode import asks
-from ..seasons import seen
+from ..season_picker import seen
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 

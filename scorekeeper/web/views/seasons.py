@@ -9,10 +9,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext
 
 from ... import play, rules, variants
-from ...db import players as stored
-from ...db import seasons as named
-from ...reports import players as figures
-from ...reports import ratings, records, seasons
+from ...db import named_seasons as named
+from ...db import roster as stored
+from ...reports import calendar, ratings, records
+from ...reports import figures as figures
 from ...words import day, reason
 from ..forms import ConfirmForm, SeasonForm
 from ..pages import expired, posted, unconfirmed
@@ -33,14 +33,14 @@ class SeasonRow:
     current: bool
 
 
-def _days(days: seasons.Days) -> str:
+def _days(days: calendar.Days) -> str:
     """Return a season's days in words: "1 Jan 2025 – 31 Oct 2025" (each run)."""
     return " · ".join(day(first) if first == last else f"{day(first)} – {day(last)}"
                       for first, last in days)
 
 
 def _index(form: SeasonForm, errors: dict[str, str], status: int = 200):
-    choice = seasons.choose(None)
+    choice = calendar.choose(None)
     whole = request.args.get("all") == "1"
     rows = [SeasonRow(key, _days(choice.calendar.days_of(key)),
                       url_for("seasons.season", key=key), key == choice.current)
@@ -109,7 +109,7 @@ class Standing:
 def season(key: str):
     """Show a season: who won most, the ratings as they stood at its end, the records set
     in it."""
-    choice = seasons.choose(key)
+    choice = calendar.choose(key)
     if choice is None or choice.shown.all_time:
         abort(404)
     shown = choice.shown

@@ -17,10 +17,10 @@ from flask import (
 from flask_babel import gettext
 
 from ... import play, rules, variants
-from ...db import parts
+from ...db import phone_parts
 from ...rules.parts import NOBODY, Part
 from ...words import capital, reason, sentence
-from .. import passcode, table
+from .. import own_phones, passcode
 from ..forms import ConfirmForm, whole
 from ..pages import expired, game_or_404
 
@@ -46,7 +46,7 @@ def join(game_id: int, code: str):
                       wait=wait) if everyone else gettext(
             "Too many wrong codes from this phone. Try again in %(wait)s s.", wait=wait))
         return _board(game_id)
-    if not table.join(game, code[:40]):
+    if not own_phones.join(game, code[:40]):
         flash(gettext("That join code is not this game's: scan the table's QR code again."))
         return _board(game_id)
     passcode.guesses().give_back(request.remote_addr or "")  # a right code never counts
@@ -67,18 +67,18 @@ def new_code(game_id: int):
             abort(404)
         flash(gettext("New join code: scan this QR code to take a seat. The old one seats no "
                       "one now."))
-    return redirect(url_for("join.page", to=table.join_path(game) or f"/games/{game_id}"))
+    return redirect(url_for("join.page", to=own_phones.join_path(game) or f"/games/{game_id}"))
 
 
 @bp.route("/seat", methods=["GET", "POST"])
-@passcode.lets(table.came_by_qr)  # a phone that came by the QR code may take a seat
+@passcode.lets(own_phones.came_by_qr)  # a phone that came by the QR code may take a seat
 def choose(game_id: int):
     """Ask "Which one are you?" with the seats' names; one tap takes a seat on this phone.
     A seat another phone holds is taken only once this phone says so, and, with a table
     passcode, only by a phone that knows it: a join code alone takes a free seat."""
     game = game_or_404(game_id)
     form = ConfirmForm()
-    holders = parts.holders(game_id)
+    holders = phone_parts.holders(game_id)
     ask = None
     status = 200
     if request.method == "POST":
@@ -91,31 +91,32 @@ def choose(game_id: int):
             return redirect(request.path)
         may_take = passcode.unlocked()  # a held seat: not by the join code alone
         try:
-            seated = play.take_seat(game_id, seat, table.phone(create=True), table.label(),
+            seated = play.take_seat(game_id, seat, own_phones.phone(create=True),
+                                    own_phones.label(),
                                     force=request.form.get("take") == "1" and may_take)
         except play.NoSuchGame:
             abort(404)
         if seated.taken:
-            table.remember_me(game.player_ids[seat])
+            own_phones.remember_me(game.player_ids[seat])
             flash(gettext("This phone is %(name)s's now.", name=game.players[seat]))
-            return table.keep_key(_board(game_id))
+            return own_phones.keep_key(_board(game_id))
         ask = {"seat": seat, "name": game.players[seat], "holder": seated.holder,
                "may_take": may_take}
         status = 200 if may_take or request.form.get("take") != "1" else 403
     return render_template("seats/choose.html", game=game, form=form, ask=ask,
-                           holders=holders, mine=parts.seat_of(game_id, table.phone()),
-                           remembered=table.remembered(), may_sit=table.may_sit(game_id),
+                           holders=holders, mine=phone_parts.seat_of(game_id, own_phones.phone()),
+                           remembered=own_phones.remembered(), may_sit=own_phones.may_sit(game_id),
                            home=variants.get(game.variant),
                            unlock=url_for("settings.unlock", next=request.path)), status
 
 
 @bp.route("/seat/leave", methods=["POST"])
-@passcode.lets(table.seated)  # giving its own seat back takes nothing from anyone
+@passcode.lets(own_phones.seated)  # giving its own seat back takes nothing from anyone
 def leave(game_id: int):
     """Give this phone's seat back: it watches, as any phone without a seat does."""
     if ConfirmForm().validate_on_submit():
         try:
-            seat = play.give_seat(game_id, table.phone() or "")
+            seat = play.give_seat(game_id, own_phones.phone() or "")
         except play.NoSuchGame:
             abort(404)
         if seat is not None:
@@ -131,18 +132,18 @@ def _fill_in(game, number: int):
     if number != game.next_number or game.result.over or seat is None \
             or not 0 <= seat < len(game.players):
         return _board(game.id)
-    view = table.seats_view(game)
-    sent = parts.parts_of(game.id, number)
+    view = own_phones.seats_view(game)
+    sent = phone_parts.parts_of(game.id, number)
     got = sent.get(seat)
     deal = None
     if variants.get(game.variant).part_kind == "deal":
         theirs = sent.get(1 - seat)
         deal = {"other": game.players[1 - seat], "deal": list(got.part.deal) if got else None,
                 "theirs": list(theirs.part.deal) if theirs else None,
-                "theirs_said": table.part_words(game, theirs.part) if theirs else ""}
+                "theirs_said": own_phones.part_words(game, theirs.part) if theirs else ""}
     return render_template("seats/part.html", game=game, table=view, seat=seat,
                            name=game.players[seat], coronation=deal,
-                           sent=table.part_words(game, got.part) if got else "",
+                           sent=own_phones.part_words(game, got.part) if got else "",
                            kings=got.part.kings if got else 0)
 
 
@@ -187,7 +188,7 @@ def _read_part(game, seat: int, errors: dict[str, str]) -> Part:
 
 
 @bp.route("/hands/<int:number>/part", methods=["GET", "POST"])
-@passcode.lets(lambda: table.own_seat("seat"))  # a player's own part, from their seat
+@passcode.lets(lambda: own_phones.own_seat("seat"))  # a player's own part, from their seat
 def part(game_id: int, number: int):
     """Take one player's part of hand `number` (their own, from a seated phone; anyone's,
     from a phone that may change things): the hand records itself once every part is in
@@ -197,7 +198,7 @@ def part(game_id: int, number: int):
     if request.method == "GET":
         return _fill_in(game, number)
     wants_json = request.headers.get("X-Part") == "1"
-    mine = parts.seat_of(game_id, table.phone())
+    mine = phone_parts.seat_of(game_id, own_phones.phone())
     seat = request.form.get("seat", type=whole)
 
     def answer(message: str | None, status: int = 200, **more):
@@ -215,7 +216,7 @@ def part(game_id: int, number: int):
     sent = _read_part(game, seat, errors)
     if errors:
         return answer(" ".join(errors.values()), 422, errors=errors)
-    by = table.label() if mine is None else game.players[mine]
+    by = own_phones.label() if mine is None else game.players[mine]
     try:
         done = play.send_part(game_id, number, sent, mine, by)
     except play.NoSuchGame:

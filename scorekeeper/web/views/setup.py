@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext
 
 from ... import rules, variants
-from ...db.players import clean_name
+from ...db.roster import clean_name
 from ...rules.seats import check_seating
 from ...variants.base import Errors, read_count
 from ...words import capital, reason

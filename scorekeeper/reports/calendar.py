@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from sqlalchemy import select
 
 from ..db.models import Game, Season
-from ..db.seasons import ALL, is_year, latest_each_year, year_of
+from ..db.named_seasons import ALL, is_year, latest_each_year, year_of
 from ..extensions import db
 
 ONE_DAY = timedelta(days=1)

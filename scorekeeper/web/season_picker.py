@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from flask import abort, request, url_for
 from flask_babel import gettext
 
-from ..reports import seasons
+from ..reports import calendar
 
 ROW = 6  # the newest seasons a page's row offers; every season is on the Seasons page
 
@@ -26,7 +26,7 @@ class SeasonLink:
 class Seen:
     """The season a page shows, the links to the others, and what links that keep it ask."""
 
-    shown: seasons.Shown
+    shown: calendar.Shown
     links: tuple[SeasonLink, ...]
     current: str  # the season today falls in
     asked: str | None  # `season=` for a link that keeps it: None for the usual season
@@ -47,7 +47,7 @@ def seen(endpoint: str, **values) -> Seen:
     """Return the season the request asks for (404 for a season that does not exist), and
     the links to the same page for the ROW newest seasons that hold games (and the one
     shown), then for all time; the usual season's link asks for none."""
-    choice = seasons.choose(request.args.get("season"))
+    choice = calendar.choose(request.args.get("season"))
     if choice is None:
         abort(404)
     shown = choice.shown
@@ -63,7 +63,7 @@ def seen(endpoint: str, **values) -> Seen:
         else:
             links.insert(0, link(shown.key, shown.key))  # a season with no games yet
     if links:
-        links.append(link(gettext("All time"), seasons.ALL))
+        links.append(link(gettext("All time"), calendar.ALL))
     more = url_for("seasons.index") if len(choice.seasons) > ROW else None
     return Seen(shown, tuple(links), choice.current,
                 None if shown.key == choice.usual else shown.key, more)

@@ -23,7 +23,7 @@ from flask import current_app, g, request, session, url_for
 from flask_babel import gettext, ngettext
 
 from .. import play, variants
-from ..db import Loaded, parts, read_game
+from ..db import Loaded, phone_parts, read_game
 from ..rules.parts import NOBODY, Part
 from ..words import sentence, together
 from . import passcode
@@ -40,7 +40,7 @@ def join_code(game_id: int) -> str:
     install's secret key, the same until the table asks for a new one (`new_join_code`)."""
     secret = current_app.config["SECRET_KEY"]
     secret = secret if isinstance(secret, bytes) else str(secret).encode()
-    salt = parts.join_salt(game_id)
+    salt = phone_parts.join_salt(game_id)
     said = f"join-game:{game_id}" + (f":{salt}" if salt else "")
     return hmac.new(secret, said.encode(), hashlib.sha256).hexdigest()[:12]
 
@@ -89,7 +89,7 @@ def own_tap() -> bool:
     """Tell whether the chips tap this request undoes (the form's `event`) is one of the
     seat this phone holds: a player takes back their own tap without the passcode."""
     game_id = _game_id()
-    mine = parts.seat_of(game_id, phone()) if game_id is not None else None
+    mine = phone_parts.seat_of(game_id, phone()) if game_id is not None else None
     event = request.form.get("event", type=whole)
     game = read_game(game_id) if mine is not None and event is not None else None
     return game is not None and any(tap.id == event and tap.player == game.players[mine]
@@ -99,14 +99,14 @@ def own_tap() -> bool:
 def seated() -> bool:
     """Tell whether this phone holds a seat in this request's game (it may give it back)."""
     game_id = _game_id()
-    return game_id is not None and parts.seat_of(game_id, phone()) is not None
+    return game_id is not None and phone_parts.seat_of(game_id, phone()) is not None
 
 
 def own_seat(field: str) -> bool:
     """Tell whether this request is about the seat this phone holds (the form's `field`):
     a player sends their own part, or taps their own chips keys, without the passcode."""
     game_id = _game_id()
-    mine = parts.seat_of(game_id, phone()) if game_id is not None else None
+    mine = phone_parts.seat_of(game_id, phone()) if game_id is not None else None
     return mine is not None and request.form.get(field, type=whole) == mine
 
 
@@ -133,7 +133,7 @@ def keep_key(response):
 
 def my_seat(game_id: int) -> int | None:
     """Return the seat this phone holds in a game, or None."""
-    return parts.seat_of(game_id, phone())
+    return phone_parts.seat_of(game_id, phone())
 
 
 def label() -> str:
@@ -188,10 +188,10 @@ def seats_view(game: Loaded) -> dict[str, Any]:
     home = variants.get(game.variant)
     result = game.result
     number = game.next_number
-    holders = parts.holders(game.id)
+    holders = phone_parts.holders(game.id)
     key = phone()
     mine = next((seat for seat, row in holders.items() if row.phone == key), None)
-    both = parts.parts_of_hands(game.id, (number - 1, number))  # the hand before, and this
+    both = phone_parts.parts_of_hands(game.id, (number - 1, number))  # the hand before, and this
     sent = both.get(number, {}) if not result.over else {}
     gathered = play.gather(game, number, {seat: s.part for seat, s in sent.items()})
     out = home.sitting_out(game, number) if not result.over else ()

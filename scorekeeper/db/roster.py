@@ -10,7 +10,7 @@ from sqlalchemy import bindparam, func, select, update
 from .. import rules
 from ..extensions import db
 from .models import Event, Game, HandEntry, Player, Round, Seat
-from .seasons import in_season
+from .named_seasons import in_season
 
 NAME_MAX = 40
 JOINERS = {"\u200c", "\u200d"}  # format characters inside emoji (👩‍🚀) and some scripts' words

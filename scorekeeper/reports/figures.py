@@ -19,10 +19,10 @@ from sqlalchemy import Integer, bindparam, case, cast, func, select, tuple_
 
 from .. import variants
 from ..db.models import Game, Night, Player, ResultFact, ResultPair, ResultSeat
-from ..db.seasons import in_season
+from ..db.named_seasons import in_season
 from ..extensions import db
 from ..words import day
-from .seasons import EVERYTHING, Shown
+from .calendar import EVERYTHING, Shown
 
 
 @dataclass(frozen=True)

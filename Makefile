@@ -52,7 +52,7 @@ TESTS := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 
 test: install install-test audit-tools
 	$(BIN)/ruff check .
-	@if [ -x node_modules/.bin/eslint ]; then node_modules/.bin/eslint scorekeeper/web/static; \
+	@if [ -x node_modules/.bin/eslint ]; then node_modules/.bin/eslint static; \
 	elif [ -n "$$CI" ]; then echo "eslint is missing: npm ci"; exit 1; \
 	else echo "npm not found: the phones' scripts are not linted"; fi
 	$(TESTS) -m 'not browser'

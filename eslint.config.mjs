@@ -1,12 +1,12 @@
-// The phones' scripts (scorekeeper/web/static): plain ES2017 scripts, each one function
+// The phones' scripts (static): plain ES2017 scripts, each one function
 // scope, so a name declared twice with `var` is one variable, silently shared. make test
 // runs this before the tests.
 import globals from "globals";
 
 export default [
   {
-    files: ["scorekeeper/web/static/**/*.js"],
-    ignores: ["scorekeeper/web/static/vendor/**"],
+    files: ["static/**/*.js"],
+    ignores: ["static/vendor/**"],
     languageOptions: {
       ecmaVersion: 2017,
       sourceType: "script",

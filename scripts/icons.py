@@ -1,6 +1,6 @@
 """Draw the app's PNG icons from its crown, with Debian's chromium: run once, commit the files.
 
-Run: .venv/bin/python scripts/icons.py. Writes scorekeeper/web/static/icons/: icon-192.png and
+Run: .venv/bin/python scripts/icons.py. Writes static/icons/: icon-192.png and
 icon-512.png (rounded, as on a home screen), maskable-192.png and maskable-512.png
 (full-bleed, the crown inside the middle 80% that every mask keeps) and
 apple-touch-icon.png (180 px, square: iOS rounds it itself).
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-OUT = Path(__file__).resolve().parents[1] / "scorekeeper" / "web" / "static" / "icons"
+OUT = Path(__file__).resolve().parents[1] / "static" / "icons"
 BACK, CROWN = "#11161d", "#f2c14e"
 
 

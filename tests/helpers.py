@@ -39,7 +39,8 @@ from tests.reports.oracle import played
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout
 PACKAGE = ROOT / "scorekeeper"
-WEB = PACKAGE / "web"  # its templates/, static/ and translations/
+WEB = PACKAGE / "web"  # its translations/
+TEMPLATES, STATIC = ROOT / "templates", ROOT / "static"  # the pages, beside app.py
 
 NAMES = ("Ann", "Ben", "Cy", "Zoë")  # fill(): four players, every week
 FRI, SAT = date(2026, 11, 20), date(2026, 11, 21)  # two_nights()

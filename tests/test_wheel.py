@@ -36,8 +36,9 @@ def installed(tmp_path_factory):
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    shutil.copytree(ROOT / "scorekeeper", source / "scorekeeper",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    for folder in ("scorekeeper", "templates", "static"):
+        shutil.copytree(ROOT / folder, source / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
          "--wheel-dir", str(work / "dist"), str(source)],
@@ -67,7 +68,7 @@ def test_the_wheel_holds_the_pages_the_catalogue_and_the_migrations(installed):
         cwd=installed, capture_output=True, text=True, check=True).stdout.strip()
     package = Path(found)
     assert package.is_relative_to(installed), f"imported from {package}, not the wheel"
-    for part in ("web/templates/base.html", "web/static/app.js",
+    for part in ("templates/base.html", "static/app.js",
                  "web/translations/es/LC_MESSAGES/messages.po", "db/migrations/env.py",
                  "db/migrations/alembic.ini"):
         assert (package / part).is_file(), part

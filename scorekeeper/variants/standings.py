@@ -1,6 +1,6 @@
 """A game's board as its page draws it: what the page gives a variant's board (each name as
 HTML, the link that corrects a round, whether it is watch-only), and the places of a
-standings. The board itself is drawn by the variant's template (web/templates/variants/)."""
+standings. The board itself is drawn by the variant's template (templates/variants/)."""
 
 from __future__ import annotations
 

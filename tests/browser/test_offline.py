@@ -32,7 +32,7 @@ from tests.browser.helpers import (
     unlock,
 )
 from tests.browser.helpers import start_penalty as start
-from tests.helpers import WEB, make_app, serve
+from tests.helpers import STATIC, make_app, serve
 
 WAITING = ".kc-queue .kc-line.waiting"
 
@@ -253,7 +253,7 @@ def test_a_hand_waiting_on_a_locked_table_is_sent_after_the_passcode(phone, brow
 def own_server(tmp_path):
     """An app of the test's own, on a copy of the static files it may change, served live."""
     static = tmp_path / "static"
-    shutil.copytree(WEB / "static", static)
+    shutil.copytree(STATIC, static)
     app = make_app(tmp_path / "own.sqlite", csrf=True)
     app.static_folder = str(static)
     server, base = serve(app)

@@ -8,9 +8,7 @@ import re
 import shutil
 
 from scorekeeper.extensions import db
-from tests.helpers import WEB, hand_data, make_app, start_game
-
-STATIC = WEB / "static"
+from tests.helpers import STATIC, hand_data, make_app, start_game
 
 
 def config(client) -> dict:

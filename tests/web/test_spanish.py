@@ -18,7 +18,7 @@ from babel.messages.mofile import read_mo
 from scorekeeper import create_app, rules
 from scorekeeper.extensions import db
 from scorekeeper.web import i18n
-from tests.helpers import ROOT, WEB, hand_data, start_game, with_part
+from tests.helpers import ROOT, STATIC, WEB, hand_data, start_game, with_part
 
 PO = WEB / "translations" / "es" / "LC_MESSAGES" / "messages.po"
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -459,7 +459,7 @@ def test_a_refused_setting_names_it_in_spanish(client):
 def test_every_word_a_script_asks_for_is_in_the_one_list_of_script_words(app):
     """The scripts ask for their words by key, with no English copy at the call: each key
     must be in js_words() (scorekeeper/web/i18n.py), and each word there must be asked for."""
-    scripts = [p for p in (WEB / "static").rglob("*.js") if "vendor" not in p.parts]
+    scripts = [p for p in STATIC.rglob("*.js") if "vendor" not in p.parts]
     asked = {key for path in scripts
              for key in re.findall(r'\bsay\("(\w+)"', path.read_text(encoding="utf-8"))}
     with app.test_request_context("/", headers={"Accept-Language": "es"}):

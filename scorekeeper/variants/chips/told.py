@@ -1,6 +1,6 @@
 """The chip pot's hands on the scoreboard, each as the table tells it: who dealt and went
 out, who took the pot, and each player's payments and stack or score after. Plain data and
-words, drawn by web/templates/variants/chips/scoreboard.html."""
+words, drawn by templates/variants/chips/scoreboard.html."""
 
 from __future__ import annotations
 

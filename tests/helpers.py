@@ -61,38 +61,33 @@ def need(condition: bool, what: str) -> None:
         pytest.skip(f"{what} is missing")
 
 
-_EMPTY: list[Path] = []  # this process's empty database, its schema made once
+_EMPTY: list[bytes] = []  # this process's empty database, its schema made once
 
 
-def empty_database() -> Path:
-    """Return an SQLite file holding the schema and nothing else, made once a process by
-    `db.create_all()` and marked as the newest revision (models and migrations agree:
-    tests/db/test_migrations.py), so a command that upgrades first finds nothing to do: a
-    copy of it costs a millisecond or two, making the schema 25-40."""
+def empty_database() -> bytes:
+    """Return an SQLite database holding the schema and nothing else, as bytes: made once a
+    process by `db.create_all()` and marked as the newest revision (models and migrations
+    agree: tests/db/test_migrations.py), so a command that upgrades first finds nothing to
+    do. Writing it costs a millisecond, making the schema 25-40. It is kept in memory, not
+    as a file every test copies: a shared file was once found damaged mid-run ("file is not
+    a database" for every test after), and each earlier copy had its own way to tear."""
     if not _EMPTY:
-        folder = Path(tempfile.mkdtemp(prefix="kc-empty-"))
-        app = create_app({"TESTING": True, "SECRET_KEY": "test",
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'empty.sqlite'}"})
-        head = ScriptDirectory(str(PACKAGE / "db" / "migrations")).get_current_head()
-        with app.app_context():
-            db.create_all()
-            db.session.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) "
-                                    "NOT NULL PRIMARY KEY)"))  # as alembic makes it
-            db.session.execute(text("INSERT INTO alembic_version VALUES (:head)"),
-                               {"head": head})
-            db.session.commit()
-            db.engine.dispose()  # its write-ahead log folded into the file
-        _EMPTY.append(folder / "empty.sqlite")
+        with tempfile.TemporaryDirectory(prefix="kc-empty-") as folder:
+            path = Path(folder) / "empty.sqlite"
+            app = create_app({"TESTING": True, "SECRET_KEY": "test",
+                              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+            head = ScriptDirectory(str(PACKAGE / "db" / "migrations")).get_current_head()
+            with app.app_context():
+                db.create_all()
+                db.session.execute(text("CREATE TABLE alembic_version (version_num "
+                                        "VARCHAR(32) NOT NULL PRIMARY KEY)"))  # as alembic
+                db.session.execute(text("INSERT INTO alembic_version VALUES (:head)"),
+                                   {"head": head})
+                db.session.commit()
+                db.engine.dispose()
+            with contextlib.closing(sqlite3.connect(path)) as made:
+                _EMPTY.append(made.serialize())  # one consistent image, whatever its log
     return _EMPTY[0]
-
-
-def copy_database(source: Path, target: Path) -> None:
-    """Copy an SQLite database through SQLite's backup, which reads one consistent moment of
-    it whatever its write-ahead log holds, not byte by byte (a copy taken while another
-    thread folded the log into the file once gave "file is not a database")."""
-    with (contextlib.closing(sqlite3.connect(source)) as read,
-          contextlib.closing(sqlite3.connect(target)) as written):
-        read.backup(written)
 
 
 class _Compiled(BytecodeCache):
@@ -123,7 +118,7 @@ def make_app(path, csrf: bool = False):
     CSRF protection on or off."""
     there = str(path) == ":memory:" or Path(path).exists()
     if not there:
-        copy_database(empty_database(), path)
+        Path(path).write_bytes(empty_database())
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": csrf,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     app.jinja_env.bytecode_cache = COMPILED

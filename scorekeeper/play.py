@@ -66,6 +66,7 @@ class Change:
         self.shown: set[int] = set()  # games whose phones show something new: stamp
         self.hands: set[tuple[int, int]] = set()  # (game, hand) entered on one phone
         self.rated_before: dict[int, ratings.Finished] = {}
+        self.tallied: set[int] = set()  # players the changed games counted: tallied again
         self.seasons = False  # the named seasons changed: every game rated again
         self.everything = False  # a restore or a rebuild: everything derived again
 
@@ -77,7 +78,7 @@ class Change:
         new = [game_id for game_id in game_ids if game_id not in self.entered]
         if new:
             self.rated_before.update(ratings.stored(new))
-            results.forget(new)
+            self.tallied |= results.forget(new)
             self.entered.update(new)
         if hand is not None:
             self.hands.update((game_id, hand) for game_id in game_ids)
@@ -94,7 +95,7 @@ class Change:
             results.rebuild()
             ratings.rebuild()
             return
-        results.refresh(sorted(self.entered))
+        results.refresh(sorted(self.entered), players=self.tallied)
         for game_id, number in sorted(self.hands):
             phone_parts.drop(game_id, number)
         if self.seasons:

@@ -281,6 +281,42 @@ class ResultBest(db.Model):
     created_at: Mapped[datetime]  # the game's
 
 
+class TallySeat(db.Model):
+    """A player's finished and unfinished games of a variant, won or not, of all time: the
+    results cache's seats summed, so the roster and a player's page read a few rows however
+    long the history. Kept for the players of every game changed (`db.results`)."""
+
+    __tablename__ = "tally_seat"
+    __table_args__ = (PrimaryKeyConstraint("player_id", "variant", "over", "won"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    variant: Mapped[str] = mapped_column(String(20))
+    over: Mapped[bool]
+    won: Mapped[bool]
+    games: Mapped[int]
+
+
+class TallyFact(db.Model):
+    """What a player's hands added up to by fact name, of all time: `result_fact` summed."""
+
+    __tablename__ = "tally_fact"
+    __table_args__ = (PrimaryKeyConstraint("player_id", "fact"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    fact: Mapped[str] = mapped_column(String(40))
+    value: Mapped[int]
+
+
+class TallyPair(db.Model):
+    """The finished games a player shared with another, by how they finished against them
+    (1 ahead, -1 behind, 0 level), of all time: `result_pair` counted."""
+
+    __tablename__ = "tally_pair"
+    __table_args__ = (PrimaryKeyConstraint("player_id", "other_id", "outcome"),)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    other_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    outcome: Mapped[int]
+    games: Mapped[int]
+
+
 class Season(db.Model):
     """A season the table named itself (a league, a summer), from its first day to its last,
     both counted. A day in no named season is in its calendar year's season."""

@@ -17,7 +17,7 @@ NEWEST_FIRST = (Night.started_at.desc(), Night.id.desc())
 
 def _page(season: bool):
     """Return the statement reading a page of the nights listed as plain columns (ROW), of
-    all time or of the season bound (db.seasons.in_season)."""
+    all time or of the season bound (db.named_seasons.in_season)."""
     query = select(*ROW).where(listed(Night))
     if season:
         query = query.where(began_in_season(Night.started_at))

@@ -12,18 +12,42 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, insert, select
 
 from .. import rules, variants
 from ..extensions import db
-from .models import Game, GameResult, ResultBest, ResultFact, ResultPair, ResultSeat
+from .models import (
+    Game,
+    GameResult,
+    ResultBest,
+    ResultFact,
+    ResultPair,
+    ResultSeat,
+    TallyFact,
+    TallyPair,
+    TallySeat,
+)
 from .reader import read_games
 
 BATCH = 200
-# Every table of the cache, in the order they are deleted (a game's own row last); the
-# ratings' steps (reports/ratings.py) are the one other kind of derived data.
+# Every table of the cache kept by game, in the order they are deleted (a game's own row
+# last), then the tallies kept by player; the ratings' steps (reports/ratings.py) are the
+# one other kind of derived data.
 DERIVED = (ResultBest, ResultPair, ResultFact, ResultSeat, GameResult)
 PARTS = (ResultSeat, ResultFact, ResultPair, ResultBest)  # a game's rows, after its own
+# Each player's all-time tallies, and the sum of the cache's rows each one holds: what the
+# roster and a player's page read for all time, a few rows however long the history.
+TALLIES = (
+    (TallySeat, select(ResultSeat.player_id, ResultSeat.variant, ResultSeat.over,
+                       ResultSeat.won, func.count().label("games"))
+     .group_by(ResultSeat.player_id, ResultSeat.variant, ResultSeat.over, ResultSeat.won)),
+    (TallyFact, select(ResultFact.player_id, ResultFact.fact,
+                       func.sum(ResultFact.value).label("value"))
+     .group_by(ResultFact.player_id, ResultFact.fact)),
+    (TallyPair, select(ResultPair.player_id, ResultPair.other_id, ResultPair.outcome,
+                       func.count().label("games"))
+     .group_by(ResultPair.player_id, ResultPair.other_id, ResultPair.outcome)),
+)
 
 
 def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
@@ -65,24 +89,47 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
              "problem": None}, seats, facts, pairs, bests)
 
 
-def forget(game_ids: Iterable[int], session=None) -> None:
-    """Delete these games' cache rows (not committed): what they said is out of date."""
+def forget(game_ids: Iterable[int], session=None) -> set[int]:
+    """Delete these games' cache rows (not committed): what they said is out of date.
+    Return the players they counted, whose tallies `refresh` must count again."""
     session = session or db.session
     ids = list(game_ids)
+    players = set(session.scalars(select(ResultSeat.player_id).distinct()
+                                  .where(ResultSeat.game_id.in_(ids))))
     for model in DERIVED:
         session.execute(delete(model).where(model.game_id.in_(ids)))
+    return players
 
 
-def refresh(game_ids: Iterable[int], session=None) -> None:
+def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = ()) -> None:
     """Read these games again and write their cache rows in place of the old ones (not
-    committed); a game deleted keeps none."""
+    committed); a game deleted keeps none. Then count the tallies again of every player
+    they counted before (`players`: those `forget` returned) or count now."""
     ids = list(game_ids)
+    touched = set(players)
     for start in range(0, len(ids), BATCH):
         batch = ids[start:start + BATCH]
-        forget(batch, session)
+        touched |= forget(batch, session)
         games = read_games(batch, session=session).values()
-        _insert([_rows(game.id, game.core, game.player_ids, game.outcome,
-                       (game.played_on, game.created_at)) for game in games], session)
+        made = [_rows(game.id, game.core, game.player_ids, game.outcome,
+                      (game.played_on, game.created_at)) for game in games]
+        _insert(made, session)
+        touched |= {seat["player_id"] for _, seats, *_ in made for seat in seats}
+    tally(touched, session)
+
+
+def tally(player_ids: Iterable[int], session=None) -> None:
+    """Count these players' all-time tallies again from the cache (not committed): a
+    grouped sum of their rows, read along the cache's indexes by player."""
+    session = session or db.session
+    ids = sorted(player_ids)
+    if not ids:
+        return
+    for model, summed in TALLIES:
+        session.execute(delete(model).where(model.player_id.in_(ids)))
+        session.execute(insert(model).from_select(
+            [column.name for column in summed.selected_columns],
+            summed.where(summed.selected_columns[0].in_(ids))))
 
 
 def _insert(made: list[tuple], session=None) -> None:
@@ -99,10 +146,10 @@ def _insert(made: list[tuple], session=None) -> None:
 def rebuild(session=None) -> int:
     """Fill the cache again from what was entered; return how many games it holds."""
     session = session or db.session
-    for model in DERIVED:
+    for model in (*DERIVED, *(tallied for tallied, _ in TALLIES)):
         session.execute(delete(model))
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
-    refresh(ids, session)
+    refresh(ids, session)  # every player of a game, tallied
     return len(ids)
 
 
@@ -145,4 +192,16 @@ def check(session=None) -> list[str]:
     cached_ids = set(session.scalars(select(GameResult.game_id)))
     differences += [f"game {gone}: cached, but there is no such game"
                     for gone in sorted(cached_ids - set(ids))]
-    return differences
+    return differences + _tallies_differ(session)
+
+
+def _tallies_differ(session) -> list[str]:
+    """Return each player whose all-time tallies are not the sums of the cache, in words."""
+    differing = set()
+    for model, summed in TALLIES:
+        kept = set(session.execute(select(*(getattr(model, column.name)
+                                            for column in summed.selected_columns))).all())
+        counted = set(session.execute(summed).all())
+        differing |= {row[0] for row in kept ^ counted}
+    return [f"player {player}: the tallies differ from the cached results"
+            for player in sorted(differing)]

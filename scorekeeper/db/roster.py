@@ -57,7 +57,7 @@ def player_for(name: str) -> Player:
 ROSTER = select(Player.id, Player.name).order_by(Player.name_key)
 
 
-# Those who sat down to a game of the season bound (db.seasons.in_season).
+# Those who sat down to a game of the season bound (db.named_seasons.in_season).
 _ROSTER_OF_SEASON = ROSTER.where(Player.id.in_(
     select(Seat.player_id).join(Game, Game.id == Seat.game_id).where(in_season(Game.played_on))))
 

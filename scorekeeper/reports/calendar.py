@@ -5,7 +5,7 @@ later holds the days they share (a Christmas cup inside a winter league), so eve
 exactly one season. A season's days are therefore runs of days (a year with a named season
 inside it is the days before and the days after), and a page seen for a season reads the
 games played on those days: with one condition, "the season holding the day is this one"
-(db.seasons.in_season), however many runs of days a season is cut into.
+(db.named_seasons.in_season), however many runs of days a season is cut into.
 
 History, the roster and each player's page are seen for one season or for all time; the
 season shown unless another is asked for is the current one (the one today falls in), or,
@@ -145,7 +145,7 @@ class Shown:
 
     @property
     def bound(self) -> dict | None:
-        """The values a statement narrowed to it is run with (db.seasons.in_season); None
+        """The values a statement narrowed to it is run with (db.named_seasons.in_season); None
         for all time."""
         if self.span is None:
             return None
@@ -168,7 +168,7 @@ def named(session=None) -> list[NamedSeason]:
 
 def _years():
     """Return the statement of the years with games: each year's latest day with a game,
-    found in the index on `game.played_on` (db.seasons.latest_each_year), a row a year."""
+    found in the index on `game.played_on` (db.named_seasons.latest_each_year), a row a year."""
     latest = latest_each_year(Game, "played_on", lambda game: game.played_on.is_not(None))
     return select(year_of(latest.c.at)).where(latest.c.at.is_not(None))
 

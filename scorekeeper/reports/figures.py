@@ -18,7 +18,17 @@ from flask_babel import gettext
 from sqlalchemy import Integer, bindparam, case, cast, func, select, tuple_
 
 from .. import variants
-from ..db.models import Game, Night, Player, ResultFact, ResultPair, ResultSeat
+from ..db.models import (
+    Game,
+    Night,
+    Player,
+    ResultFact,
+    ResultPair,
+    ResultSeat,
+    TallyFact,
+    TallyPair,
+    TallySeat,
+)
 from ..db.named_seasons import in_season
 from ..extensions import db
 from ..words import day
@@ -149,16 +159,25 @@ def _versus_of(season: bool):
             .join(Player, Player.id == counted.c.other_id))
 
 
-# A player's page and the roster, of all time (False) or of the season bound (True): built
-# once (building them costs more than SQLite takes to answer them).
+# A player's page and the roster, of the season bound (True), counted from the results
+# cache, or of all time (False), read from the players' tallies (db/results.py: the same
+# sums, kept with every change): built once (building them costs more than SQLite takes to
+# answer them).
+_TALLIED = TallySeat.player_id == PLAYER
 BY_VARIANT, FACTS, NIGHTS, VERSUS, SEATS = (
-    {season: mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, season)
-     for season in (False, True)},
-    {season: mine(_FACTS, ResultFact.game_id, ResultFact.player_id, season)
-     for season in (False, True)},
+    {True: mine(_BY_VARIANT, ResultSeat.game_id, ResultSeat.player_id, True),
+     False: select(TallySeat.variant, TallySeat.over, TallySeat.won, TallySeat.games)
+     .where(_TALLIED)},
+    {True: mine(_FACTS, ResultFact.game_id, ResultFact.player_id, True),
+     False: select(TallyFact.fact, TallyFact.value).where(TallyFact.player_id == PLAYER)},
     {season: _nights_of(season) for season in (False, True)},
-    {season: _versus_of(season) for season in (False, True)},
-    {season: within(RECORDS, ResultSeat.game_id, season) for season in (False, True)})
+    {True: _versus_of(True),
+     False: select(TallyPair.other_id, Player.name, TallyPair.outcome, TallyPair.games)
+     .join(Player, Player.id == TallyPair.other_id).where(TallyPair.player_id == PLAYER)},
+    {True: within(RECORDS, ResultSeat.game_id, True),
+     False: select(TallySeat.over, TallySeat.player_id, TallySeat.won,
+                   func.sum(TallySeat.games))
+     .group_by(TallySeat.over, TallySeat.player_id, TallySeat.won)})
 NAMES = select(Player.id, Player.name)
 
 

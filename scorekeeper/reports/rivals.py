@@ -1,7 +1,7 @@
 """A player's rivals and runs: who beats them most (their nemesis), whom they beat most, and
 their winning streaks (the longest, and the one going now).
 
-The rivals come from the head-to-head a player's page has counted (reports.players, from
+The rivals come from the head-to-head a player's page has counted (reports.figures, from
 `result_pair`); the runs from the player's rating steps, in the order the games were played
 (a finished game of two or more players is rated, and its winners have place 1).
 """
@@ -46,7 +46,7 @@ def runs(steps) -> tuple[int, int]:
 def rivals(head_to_head, steps, now: bool = True) -> Rivals:
     """Return a player's nemesis, the player they beat most, and their runs (in a season, or
     of all time; the run going now only when `now`: a past season's last run is over), the
-    rivals from the head-to-head the player's page has counted already (reports.players),
+    rivals from the head-to-head the player's page has counted already (reports.figures),
     the runs from the steps it has read for its rating chart (ratings.player_steps)."""
     longest, current = runs(steps)
     return Rivals(_most_of(head_to_head, "behind"), _most_of(head_to_head, "ahead"),

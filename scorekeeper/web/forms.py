@@ -135,7 +135,7 @@ class PasscodeForm(FlaskForm):
 
 
 class SeasonForm(FlaskForm):
-    """A season the table names: db.seasons checks the name and the two days."""
+    """A season the table names: db.named_seasons checks the name and the two days."""
 
     name = StringField(_l("Name"), validators=[Optional()])
     first_day = StringField(_l("First day"), validators=[Optional()])

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select, update
 
 from scorekeeper.db import results
-from scorekeeper.db.models import Night, ResultSeat
+from scorekeeper.db.models import Night, ResultSeat, TallySeat
 from scorekeeper.extensions import db
 from tests.helpers import DrawnTable, deal, form, fresh, hand, hand_data, make_app, start_game
 
@@ -108,6 +108,24 @@ def test_check_reports_a_tampered_cache_and_rebuild_mends_it(app, client, runner
     rebuilt = runner.invoke(args=["results", "rebuild"])
     assert rebuilt.exit_code == 0 and "rebuilt the results of 1 game" in rebuilt.output
     assert runner.invoke(args=["results", "check"]).exit_code == 0
+
+
+def test_check_reports_a_tampered_tally_and_rebuild_mends_it(app, client, runner):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+    assert client.post(f"/games/{game_id}/end").status_code == 302
+    with app.app_context():
+        db.session.execute(update(TallySeat).where(TallySeat.player_id == 2)
+                           .values(games=TallySeat.games + 5))
+        db.session.commit()
+    roster = client.get("/players?season=all").get_data(as_text=True)
+    assert "6 games · 0 wins" in roster  # what the roster shows is the tally
+    checked = runner.invoke(args=["results", "check"])
+    assert checked.exit_code == 1
+    assert "player 2: the tallies differ from the cached results" in checked.output
+    assert runner.invoke(args=["results", "rebuild"]).exit_code == 0
+    assert runner.invoke(args=["results", "check"]).exit_code == 0
+    assert "6 games" not in client.get("/players?season=all").get_data(as_text=True)
 
 
 # Across games and nights: start, play out, end, move to another night, merge two roster

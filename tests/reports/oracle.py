@@ -1,6 +1,6 @@
 """The test oracle for a player's figures: every game replayed through the rules and counted
 in Python, the slow, obvious way. The app sums the same figures with SQL from the results
-cache (scorekeeper/reports/players.py); tests hold the two equal, and hold this one to
+cache (scorekeeper/reports/figures.py); tests hold the two equal, and hold this one to
 numbers worked out by hand (tests/reports/test_stats.py).
 
 Game-level numbers (played, wins, best night, head-to-head) count finished games only:
@@ -63,7 +63,7 @@ def sampled(points: Sequence[tuple[date, float]]) -> tuple[tuple[date, float], .
 
 
 def app_stats(player: Player, shown: Shown = EVERYTHING) -> PlayerStats:
-    """Return the app's own figures of a player (reports.players: `summary`, which the page
+    """Return the app's own figures of a player (reports.figures: `summary`, which the page
     shows, and `details`, which its part shows), together, to be held equal to the replay."""
     first, more = app.summary(player, shown), app.details(player, shown)
     return PlayerStats(first.name, first.overall, first.by_variant, first.unfinished,

@@ -35,18 +35,8 @@ def upgrade():
         batch_op.create_index('ix_result_best_player', ['player_id', 'variant', 'fact', 'value',
                               'played_on', 'created_at', 'game_id'], unique=False)
 
-    # The games already played get their bests here: the results cache is filled again by
-    # the app's own rules, as the newest migration that changes its tables (a database from
-    # before the cache, 0003, is filled here too), then the ratings, read from its seats.
-    from sqlalchemy.orm import Session
-
-    from scorekeeper.db import results
-    from scorekeeper.reports import ratings
-
-    session = Session(bind=op.get_bind())
-    results.rebuild(session)
-    ratings.rebuild(session)
-
+    # The games already played get their bests when the cache is filled again, by the
+    # newest migration that changes its tables (0018).
 
 def downgrade():
     with op.batch_alter_table('result_best', schema=None) as batch_op:

@@ -8,6 +8,7 @@ every game and reports a difference, `rebuild` fills the tables again from what 
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
@@ -30,6 +31,7 @@ from .models import (
 from .reader import read_games
 
 BATCH = 200
+TALLY_LOCK = zlib.crc32(b"kings-corners tallies")  # PostgreSQL's advisory lock of them
 # Every table of the cache kept by game, in the order they are deleted (a game's own row
 # last), then the tallies kept by player; the ratings' steps (reports/ratings.py) are the
 # one other kind of derived data.
@@ -125,6 +127,12 @@ def tally(player_ids: Iterable[int], session=None) -> None:
     ids = sorted(player_ids)
     if not ids:
         return
+    if session.get_bind().dialect.name != "sqlite":
+        # PostgreSQL locks games by row: two games ending at once with a player in common
+        # would each count that player without the other's game, and the last to commit
+        # would win. One at a time, the second counts after the first has committed.
+        # (SQLite writes one transaction at a time already.)
+        session.execute(select(func.pg_advisory_xact_lock(TALLY_LOCK)))
     for model, summed in TALLIES:
         session.execute(delete(model).where(model.player_id.in_(ids)))
         session.execute(insert(model).from_select(

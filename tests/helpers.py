@@ -337,7 +337,7 @@ def send(client, game_id, number, seat, **fields):
 
 def start_https(tmp_path: Path, folder: Path) -> tuple[subprocess.Popen, int, str]:
     """Start `python -m scorekeeper.server.serve --https` (what `make run HTTPS=1` runs) on a free
-    port; return the process, the port and what it printed once it answers."""
+    port; return the process, the port and what it printed once it answers and says so."""
     port = free_port()
     if not (tmp_path / "https.sqlite").exists():
         disposed_app(tmp_path / "https.sqlite")  # the tables, as `make run` migrates them
@@ -361,8 +361,16 @@ def start_https(tmp_path: Path, folder: Path) -> tuple[subprocess.Popen, int, st
     else:
         process.kill()
         pytest.fail("the HTTPS server did not start within 30 s")
-    out.seek(0)
-    return process, port, out.read()
+    # Its banner may follow the port by a moment: what it printed is taken once it is whole.
+    said = ""
+    while time.monotonic() < deadline:
+        out.seek(0)
+        said = out.read()
+        if "Press Ctrl+C to stop." in said:
+            return process, port, said
+        time.sleep(0.1)
+    process.kill()
+    pytest.fail(f"the HTTPS server did not say it was running within 30 s: {said}")
 
 
 def disposed_app(path: Path) -> None:

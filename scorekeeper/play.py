@@ -385,7 +385,7 @@ def move_game(game_id: int, night_id: int | None) -> int:
             if target is None:
                 raise rules.RuleError("that night is not there any more", "night")
         moved_to = nights.move_game(game, target).id
-        change.show(game_id)
+        change.games(game_id)  # its players' nights counted again (db.results tally_night)
     return moved_to
 
 

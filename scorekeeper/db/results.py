@@ -13,18 +13,20 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Date, case, delete, func, insert, select
 
 from .. import rules, variants
 from ..extensions import db
 from .models import (
     Game,
     GameResult,
+    Night,
     ResultBest,
     ResultFact,
     ResultPair,
     ResultSeat,
     TallyFact,
+    TallyNight,
     TallyPair,
     TallySeat,
 )
@@ -37,6 +39,25 @@ TALLY_LOCK = zlib.crc32(b"kings-corners tallies")  # PostgreSQL's advisory lock 
 # one other kind of derived data.
 DERIVED = (ResultBest, ResultPair, ResultFact, ResultSeat, GameResult)
 PARTS = (ResultSeat, ResultFact, ResultPair, ResultBest)  # a game's rows, after its own
+def _nights():
+    """Return each player's finished games and wins by night, numbered in the order played,
+    with the running sums: a night's day is the day it began, a game outside any night's
+    its own."""
+    day = case((Game.night_id.is_(None), Game.played_on),
+               else_=func.date(Night.started_at, type_=Date)).label("day")
+    games, wins = func.count(), func.sum(case((ResultSeat.won, 1), else_=0))
+    order = {"partition_by": ResultSeat.player_id,
+             "order_by": (day, func.coalesce(Game.night_id, 0))}
+    return (select(ResultSeat.player_id, func.row_number().over(**order).label("number"), day,
+                   Game.night_id, games.label("games"), wins.label("wins"),
+                   func.sum(games).over(**order).label("played"),
+                   func.sum(wins).over(**order).label("won"))
+            .join(Game, Game.id == ResultSeat.game_id)
+            .outerjoin(Night, Night.id == Game.night_id)
+            .where(ResultSeat.over.is_(True))
+            .group_by(ResultSeat.player_id, Game.night_id, day))
+
+
 # Each player's all-time tallies, and the sum of the cache's rows each one holds: what the
 # roster and a player's page read for all time, a few rows however long the history.
 TALLIES = (
@@ -49,6 +70,7 @@ TALLIES = (
     (TallyPair, select(ResultPair.player_id, ResultPair.other_id, ResultPair.outcome,
                        func.count().label("games"))
      .group_by(ResultPair.player_id, ResultPair.other_id, ResultPair.outcome)),
+    (TallyNight, _nights()),
 )
 
 

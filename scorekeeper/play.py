@@ -67,6 +67,7 @@ class Change:
         self.hands: set[tuple[int, int]] = set()  # (game, hand) entered on one phone
         self.rated_before: dict[int, ratings.Finished] = {}
         self.tallied: set[int] = set()  # players the changed games counted: tallied again
+        self.nights_before: set[tuple] = set()  # their finished seats' nights, before
         self.seasons = False  # the named seasons changed: every game rated again
         self.everything = False  # a restore or a rebuild: everything derived again
 
@@ -78,6 +79,7 @@ class Change:
         new = [game_id for game_id in game_ids if game_id not in self.entered]
         if new:
             self.rated_before.update(ratings.stored(new))
+            self.nights_before |= results.finished_nights(new)
             self.tallied |= results.forget(new)
             self.entered.update(new)
         if hand is not None:
@@ -95,7 +97,8 @@ class Change:
             results.rebuild()
             ratings.rebuild()
             return
-        results.refresh(sorted(self.entered), players=self.tallied)
+        results.refresh(sorted(self.entered), players=self.tallied,
+                        nights_before=self.nights_before)
         for game_id, number in sorted(self.hands):
             phone_parts.drop(game_id, number)
         if self.seasons:
@@ -384,8 +387,8 @@ def move_game(game_id: int, night_id: int | None) -> int:
             target = db.session.get(Night, night_id)
             if target is None:
                 raise rules.RuleError("that night is not there any more", "night")
+        change.games(game_id)  # told before: its players' nights are counted again
         moved_to = nights.move_game(game, target).id
-        change.show(game_id)
     return moved_to
 
 

@@ -317,6 +317,28 @@ class TallyPair(db.Model):
     games: Mapped[int]
 
 
+class TallyNight(db.Model):
+    """A player's finished games and wins on each night they finished one (a game outside
+    any night counts on its own day), numbered from 1 in the order played (by day, then
+    night), with the games and wins of every night up to it: `result_seat` counted by
+    night, so their page's chart reads its points by number, however long the history."""
+
+    __tablename__ = "tally_night"
+    __table_args__ = (
+        PrimaryKeyConstraint("player_id", "number"),
+        # Their best night: the most wins, then the fewest games, then the latest.
+        Index("ix_tally_night_best", "player_id", "wins", "games", "number"),
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    day: Mapped[date]
+    night_id: Mapped[int | None]  # None: a game outside any night (its name is the night's)
+    games: Mapped[int]
+    wins: Mapped[int]
+    played: Mapped[int]  # finished games on this night and every night before it
+    won: Mapped[int]
+
+
 class Season(db.Model):
     """A season the table named itself (a league, a summer), from its first day to its last,
     both counted. A day in no named season is in its calendar year's season."""

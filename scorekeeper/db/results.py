@@ -13,18 +13,20 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Date, case, delete, func, insert, select
 
 from .. import rules, variants
 from ..extensions import db
 from .models import (
     Game,
     GameResult,
+    Night,
     ResultBest,
     ResultFact,
     ResultPair,
     ResultSeat,
     TallyFact,
+    TallyNight,
     TallyPair,
     TallySeat,
 )
@@ -37,6 +39,25 @@ TALLY_LOCK = zlib.crc32(b"kings-corners tallies")  # PostgreSQL's advisory lock 
 # one other kind of derived data.
 DERIVED = (ResultBest, ResultPair, ResultFact, ResultSeat, GameResult)
 PARTS = (ResultSeat, ResultFact, ResultPair, ResultBest)  # a game's rows, after its own
+def _nights():
+    """Return each player's finished games and wins by night, numbered in the order played,
+    with the running sums: a night's day is the day it began, a game outside any night's
+    its own."""
+    day = case((Game.night_id.is_(None), Game.played_on),
+               else_=func.date(Night.started_at, type_=Date)).label("day")
+    games, wins = func.count(), func.sum(case((ResultSeat.won, 1), else_=0))
+    order = {"partition_by": ResultSeat.player_id,
+             "order_by": (day, func.coalesce(Game.night_id, 0))}
+    return (select(ResultSeat.player_id, func.row_number().over(**order).label("number"), day,
+                   Game.night_id, games.label("games"), wins.label("wins"),
+                   func.sum(games).over(**order).label("played"),
+                   func.sum(wins).over(**order).label("won"))
+            .join(Game, Game.id == ResultSeat.game_id)
+            .outerjoin(Night, Night.id == Game.night_id)
+            .where(ResultSeat.over.is_(True))
+            .group_by(ResultSeat.player_id, Game.night_id, day))
+
+
 # Each player's all-time tallies, and the sum of the cache's rows each one holds: what the
 # roster and a player's page read for all time, a few rows however long the history.
 TALLIES = (
@@ -49,6 +70,7 @@ TALLIES = (
     (TallyPair, select(ResultPair.player_id, ResultPair.other_id, ResultPair.outcome,
                        func.count().label("games"))
      .group_by(ResultPair.player_id, ResultPair.other_id, ResultPair.outcome)),
+    (TallyNight, _nights()),
 )
 
 
@@ -103,10 +125,25 @@ def forget(game_ids: Iterable[int], session=None) -> set[int]:
     return players
 
 
-def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = ()) -> None:
+def finished_nights(game_ids: Iterable[int], session=None) -> set[tuple]:
+    """Return the finished seats of these games with their nights, as the players' nights
+    count them: only where these differ after a change are a player's nights counted
+    again (a hand in a game not over moves none)."""
+    session = session or db.session
+    return set(session.execute(
+        select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won, Game.night_id,
+               Game.played_on)
+        .join(Game, Game.id == ResultSeat.game_id)
+        .where(ResultSeat.over.is_(True), ResultSeat.game_id.in_(list(game_ids)))).all())
+
+
+def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = (),
+            nights_before: set[tuple] | None = None) -> None:
     """Read these games again and write their cache rows in place of the old ones (not
     committed); a game deleted keeps none. Then count the tallies again of every player
-    they counted before (`players`: those `forget` returned) or count now."""
+    they counted before (`players`: those `forget` returned) or count now; their nights
+    only where these games' finished seats moved from `nights_before` (`finished_nights`,
+    read before the change; without it, every one's)."""
     ids = list(game_ids)
     touched = set(players)
     for start in range(0, len(ids), BATCH):
@@ -117,12 +154,18 @@ def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = ()) 
                       (game.played_on, game.created_at)) for game in games]
         _insert(made, session)
         touched |= {seat["player_id"] for _, seats, *_ in made for seat in seats}
-    tally(touched, session)
+    nights = None
+    if nights_before is not None:
+        nights = {seat[1] for seat in nights_before ^ finished_nights(ids, session)}
+    tally(touched, session, nights)
 
 
-def tally(player_ids: Iterable[int], session=None) -> None:
+def tally(player_ids: Iterable[int], session=None, nights: Iterable[int] | None = None
+          ) -> None:
     """Count these players' all-time tallies again from the cache (not committed): a
-    grouped sum of their rows, read along the cache's indexes by player."""
+    grouped sum of their rows, read along the cache's indexes by player; their nights
+    only for `nights` (all of them, without it): numbering every night of a player's again
+    costs a few milliseconds at twenty years, too much for every hand."""
     session = session or db.session
     ids = sorted(player_ids)
     if not ids:
@@ -134,10 +177,13 @@ def tally(player_ids: Iterable[int], session=None) -> None:
         # (SQLite writes one transaction at a time already.)
         session.execute(select(func.pg_advisory_xact_lock(TALLY_LOCK)))
     for model, summed in TALLIES:
-        session.execute(delete(model).where(model.player_id.in_(ids)))
+        counted = ids if model is not TallyNight or nights is None else sorted(nights)
+        if not counted:
+            continue
+        session.execute(delete(model).where(model.player_id.in_(counted)))
         session.execute(insert(model).from_select(
             [column.name for column in summed.selected_columns],
-            summed.where(summed.selected_columns[0].in_(ids))))
+            summed.where(summed.selected_columns[0].in_(counted))))
 
 
 def _insert(made: list[tuple], session=None) -> None:

@@ -26,6 +26,7 @@ from ..db.models import (
     ResultPair,
     ResultSeat,
     TallyFact,
+    TallyNight,
     TallyPair,
     TallySeat,
 )
@@ -170,7 +171,7 @@ BY_VARIANT, FACTS, NIGHTS, VERSUS, SEATS = (
      .where(_TALLIED)},
     {True: mine(_FACTS, ResultFact.game_id, ResultFact.player_id, True),
      False: select(TallyFact.fact, TallyFact.value).where(TallyFact.player_id == PLAYER)},
-    {season: _nights_of(season) for season in (False, True)},
+    {True: _nights_of(True)},
     {True: _versus_of(True),
      False: select(TallyPair.other_id, Player.name, TallyPair.outcome, TallyPair.games)
      .join(Player, Player.id == TallyPair.other_id).where(TallyPair.player_id == PLAYER)},
@@ -179,6 +180,19 @@ BY_VARIANT, FACTS, NIGHTS, VERSUS, SEATS = (
                    func.sum(TallySeat.games))
      .group_by(TallySeat.over, TallySeat.player_id, TallySeat.won)})
 NAMES = select(Player.id, Player.name)
+# A player's nights for all time, from their tally (db/results.py): how many, the best (the
+# most wins, then the fewest games, then the latest), and the few a chart draws, by number.
+_NIGHT = TallyNight.player_id == PLAYER
+NIGHTS_TALLIED = select(func.max(TallyNight.number)).where(_NIGHT)
+BEST_TALLIED = (select(TallyNight.night_id, Night.name, TallyNight.day, TallyNight.games,
+                       TallyNight.wins)
+                .outerjoin(Night, Night.id == TallyNight.night_id)
+                .where(_NIGHT, TallyNight.wins > 0)
+                .order_by(TallyNight.wins.desc(), TallyNight.games, TallyNight.number.desc())
+                .limit(1))
+CHARTED = (select(TallyNight.day, TallyNight.played, TallyNight.won)
+           .where(_NIGHT, TallyNight.number.in_(bindparam("numbers", expanding=True)))
+           .order_by(TallyNight.number))
 
 
 def records(shown: Shown = EVERYTHING) -> dict[str, Record]:
@@ -254,7 +268,10 @@ def details(player: Player, shown: Shown = EVERYTHING) -> Details:
     season = shown.bound
     mine = {"player": player.id, **(season or {})}
     run = db.session.execute
-    nights, best, points = _nights(run(NIGHTS[season is not None], mine).all())
+    if season is None:
+        nights, best, points = _tallied_nights(player.id)
+    else:
+        nights, best, points = _nights(run(NIGHTS[True], mine).all())
     shared: dict[int, list] = {}  # other's id: [name, games, ahead, behind]
     for other, name, outcome, games in run(VERSUS[season is not None], mine).all():
         counts = shared.setdefault(other, [name, 0, 0, 0])
@@ -293,3 +310,20 @@ def _nights(rows: Sequence) -> tuple[int, NightRecord | None, tuple[tuple[date, 
         record = NightRecord(night_id, name or day(played_on), played_on, games, wins)
     points = tuple((nights[i][0], 100 * won[i] / played[i]) for i in spread(len(nights)))
     return len(nights), record, points
+
+
+def _tallied_nights(player_id: int):
+    """Return a player's nights of all time as `_nights` does, from their tally: how many,
+    the best one and the chart's points, a few rows however many nights."""
+    run = db.session.execute
+    mine = {"player": player_id}
+    count = run(NIGHTS_TALLIED, mine).scalar() or 0
+    best = run(BEST_TALLIED, mine).first()
+    record = None
+    if best is not None:
+        night_id, name, played_on, games, wins = best
+        record = NightRecord(night_id, name or day(played_on), played_on, games, wins)
+    numbers = [i + 1 for i in spread(count)]
+    points = tuple((played_on, 100 * won / played) for played_on, played, won in
+                   run(CHARTED, {**mine, "numbers": numbers}).all())
+    return count, record, points

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select, update
 
 from scorekeeper.db import results
-from scorekeeper.db.models import Night, ResultSeat, TallySeat
+from scorekeeper.db.models import Night, ResultSeat, TallyNight, TallySeat
 from scorekeeper.extensions import db
 from tests.helpers import DrawnTable, deal, form, fresh, hand, hand_data, make_app, start_game
 
@@ -126,6 +126,25 @@ def test_check_reports_a_tampered_tally_and_rebuild_mends_it(app, client, runner
     assert runner.invoke(args=["results", "rebuild"]).exit_code == 0
     assert runner.invoke(args=["results", "check"]).exit_code == 0
     assert "6 games" not in client.get("/players?season=all").get_data(as_text=True)
+
+
+def test_check_reports_a_tampered_night_tally_and_rebuild_mends_it(app, client, runner):
+    game_id = start_game(client, P)
+    client.post(f"/games/{game_id}/hands/new", data=hand_data(P, "Ann", {"Ben": 3, "Cy": 2}))
+    assert client.post(f"/games/{game_id}/end").status_code == 302
+    with app.app_context():
+        db.session.execute(update(TallyNight).where(TallyNight.player_id == 1)
+                           .values(games=4, wins=3))
+        db.session.commit()
+    part = client.get("/players/1/more?season=all").get_data(as_text=True)
+    assert "3 wins in 4 games" in part  # what their best night shows is the tally
+    checked = runner.invoke(args=["results", "check"])
+    assert checked.exit_code == 1
+    assert "player 1: the tallies differ from the cached results" in checked.output
+    assert runner.invoke(args=["results", "rebuild"]).exit_code == 0
+    assert runner.invoke(args=["results", "check"]).exit_code == 0
+    assert "3 wins in 4 games" not in client.get("/players/1/more?season=all").get_data(
+        as_text=True)
 
 
 # Across games and nights: start, play out, end, move to another night, merge two roster

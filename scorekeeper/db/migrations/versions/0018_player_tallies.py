@@ -44,18 +44,8 @@ def upgrade():
     sa.PrimaryKeyConstraint('player_id', 'other_id', 'outcome', name=op.f('pk_tally_pair'))
     )
 
-    # The games already played are counted here: the results cache is filled again by the
-    # app's own rules, as the newest migration that changes its tables (a database from
-    # before the cache, 0003, is filled here too), its tallies with it, then the ratings,
-    # read from its seats.
-    from sqlalchemy.orm import Session
-
-    from scorekeeper.db import results
-    from scorekeeper.reports import ratings
-
-    session = Session(bind=op.get_bind())
-    results.rebuild(session)
-    ratings.rebuild(session)
+    # The games already played are counted by 0019, the newest migration that changes the
+    # cache's tables (the app's rebuild writes them all).
 
 
 def downgrade():

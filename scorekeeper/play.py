@@ -487,7 +487,8 @@ def new_join_code(game_id: int, salt: str) -> None:
     """Change a game's join code (made from `salt`): the QR code shown before seats no one
     from now on; the phones seated keep their seats."""
     with changing(game_id):
-        _game(game_id)
+        if db.session.get(Game, game_id) is None:
+            raise NoSuchGame(game_id)
         phone_parts.new_join_salt(game_id, salt)
 
 

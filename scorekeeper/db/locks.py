@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+import zlib
+
+from sqlalchemy import func, select, update
 
 from ..extensions import db
 from .models import Game, Seat, table_time
@@ -20,6 +22,17 @@ def lock(*game_ids: int) -> None:
     if db.session.get_bind().dialect.name != "sqlite" and game_ids:
         db.session.execute(select(Game.id).where(Game.id.in_(game_ids)).order_by(Game.id)
                            .with_for_update())
+
+
+def one_at_a_time(name: str, session=None) -> None:
+    """Hold the lock called `name` for the rest of the transaction, on PostgreSQL: a change
+    that counts across games (a variant's ratings, a player's tallies) waits for another
+    doing the same to commit, then reads what it wrote. PostgreSQL locks games by row, so
+    two games changed at once would each count without the other. SQLite writes one
+    transaction at a time already."""
+    session = session or db.session
+    if session.get_bind().dialect.name != "sqlite":
+        session.execute(select(func.pg_advisory_xact_lock(zlib.crc32(name.encode()))))
 
 
 def touch(*game_ids: int) -> None:

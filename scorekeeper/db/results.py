@@ -8,7 +8,6 @@ every game and reports a difference, `rebuild` fills the tables again from what 
 
 from __future__ import annotations
 
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
@@ -17,6 +16,7 @@ from sqlalchemy import Date, case, delete, func, insert, select
 
 from .. import rules, variants
 from ..extensions import db
+from .locks import one_at_a_time
 from .models import (
     Game,
     GameResult,
@@ -33,7 +33,6 @@ from .models import (
 from .reader import read_games
 
 BATCH = 200
-TALLY_LOCK = zlib.crc32(b"kings-corners tallies")  # PostgreSQL's advisory lock of them
 # Every table of the cache kept by game, in the order they are deleted (a game's own row
 # last), then the tallies kept by player; the ratings' steps (reports/ratings.py) are the
 # one other kind of derived data.
@@ -139,16 +138,16 @@ def finished_nights(game_ids: Iterable[int], session=None) -> set[tuple]:
 
 def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = (),
             nights_before: set[tuple] | None = None) -> None:
-    """Read these games again and write their cache rows in place of the old ones (not
-    committed); a game deleted keeps none. Then count the tallies again of every player
-    they counted before (`players`: those `forget` returned) or count now; their nights
+    """Read these games again and write their cache rows (not committed): their old rows
+    are gone already (`forget`, as `play.Change.games` does, or a game just made); a game
+    deleted gets none. Then count the tallies again of every player they counted before
+    (`players`: those `forget` returned) or count now; their nights
     only where these games' finished seats moved from `nights_before` (`finished_nights`,
     read before the change; without it, every one's)."""
     ids = list(game_ids)
     touched = set(players)
     for start in range(0, len(ids), BATCH):
         batch = ids[start:start + BATCH]
-        touched |= forget(batch, session)
         games = read_games(batch, session=session).values()
         made = [_rows(game.id, game.core, game.player_ids, game.outcome,
                       (game.played_on, game.created_at)) for game in games]
@@ -170,12 +169,7 @@ def tally(player_ids: Iterable[int], session=None, nights: Iterable[int] | None 
     ids = sorted(player_ids)
     if not ids:
         return
-    if session.get_bind().dialect.name != "sqlite":
-        # PostgreSQL locks games by row: two games ending at once with a player in common
-        # would each count that player without the other's game, and the last to commit
-        # would win. One at a time, the second counts after the first has committed.
-        # (SQLite writes one transaction at a time already.)
-        session.execute(select(func.pg_advisory_xact_lock(TALLY_LOCK)))
+    one_at_a_time("kings-corners tallies", session)  # two games ending at once
     for model, summed in TALLIES:
         counted = ids if model is not TallyNight or nights is None else sorted(nights)
         if not counted:

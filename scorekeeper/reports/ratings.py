@@ -22,7 +22,6 @@ the rating is not reset, but a season's first games can move it more. See docs/r
 from __future__ import annotations
 
 import math
-import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -32,6 +31,7 @@ from sqlalchemy import delete, func, insert, select, tuple_
 
 from .. import rules
 from ..db.engine import driver_rows
+from ..db.locks import one_at_a_time
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
 from . import calendar as seasons_
@@ -194,23 +194,9 @@ def _steps_at(session, keys: Sequence[tuple[int, str, int]], named: bool = False
             if (row.player_id, row.variant, row.games) in wanted]
 
 
-def _one_at_a_time(session, variant: str) -> None:
-    """Hold a variant's ratings for the rest of the transaction, so two games of it ending at
-    once on another phone are rated one after the other, each seeing the other's result.
-
-    SQLite writes one transaction at a time already; PostgreSQL locks games by row, so two
-    games finished together would both rewrite the variant's later steps (a clash, or one
-    computed without the other): a transaction-level advisory lock, keyed by the variant,
-    makes the second wait for the first to commit, then read what it wrote.
-    """
-    if session.get_bind().dialect.name != "sqlite":
-        key = zlib.crc32(f"kings-corners ratings {variant}".encode())
-        session.execute(select(func.pg_advisory_xact_lock(key)))
-
-
 def _recompute(session, variant: str, since: Key) -> int:
     """Rate a variant's finished games again from the game at `since` on; return how many."""
-    _one_at_a_time(session, variant)
+    one_at_a_time(f"kings-corners ratings {variant}", session)  # two games of it ending at once
     session.execute(delete(STEP).where(
         RatingStep.variant == variant,
         tuple_(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id) >= since))
@@ -265,7 +251,7 @@ def rebuild(session=None) -> int:
     """Rate every finished game again from nothing; return how many games were rated."""
     session = session or db.session
     for variant in sorted(rules.VARIANTS):  # a game ending meanwhile waits, then counts
-        _one_at_a_time(session, variant)
+        one_at_a_time(f"kings-corners ratings {variant}", session)  # two games of it ending at once
     session.execute(delete(STEP))
     rows = _computed(session)
     for start in range(0, len(rows), 5000):

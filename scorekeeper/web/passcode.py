@@ -33,7 +33,7 @@ from flask_wtf.csrf import ValidationError, validate_csrf
 
 from .. import play
 from ..db import access
-from ..db.access import LONGEST, NAME, SHORTEST  # noqa: F401  (the settings page's, faults')
+from ..db.access import LONGEST, SHORTEST  # noqa: F401  (the settings page's)
 from ..db.models import UnlockedPhone, table_time
 
 COOKIE = "kc_phone"

@@ -1,10 +1,10 @@
-"""A game's board as its page draws it: what the page gives a variant's board (each name as
-HTML, the link that corrects a round, whether it is watch-only), and the places of a
-standings. The board itself is drawn by the variant's template (templates/variants/)."""
+"""A game's board as its page draws it: what the page gives a variant's board (the link
+that corrects a round), and the places of a standings. The board itself is drawn by the
+variant's template (templates/variants/)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,10 +13,8 @@ from typing import Any
 class Page:
     """What a game's page gives its variant's board."""
 
-    names: Mapping[str, str]  # each player's name as HTML, isolated where it needs it
     edit_before: str  # the link that corrects round n: edit_before, n, edit_after
     edit_after: str
-    watching: bool = False  # a watch-only screen: nothing on it changes the game
 
     def edit(self, number: int) -> str:
         """Return the link that corrects round `number`."""

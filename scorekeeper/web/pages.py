@@ -106,12 +106,10 @@ def link(endpoint: str, key: str, **values) -> tuple[str, str]:
     return before, after
 
 
-def board_page(game: Loaded, watching: bool = False) -> variants.Page:
-    """Return what a game's page gives its variant's board: each name isolated once for the
-    page, and the link that corrects a round built once and given each number."""
-    before, after = link("hands.edit", "number", game_id=game.id)
-    return variants.Page({name: bidi.bdi(name) for name in game.players}, before, after,
-                         watching)
+def board_page(game: Loaded) -> variants.Page:
+    """Return what a game's page gives its variant's board: the link that corrects a round,
+    built once and given each number."""
+    return variants.Page(*link("hands.edit", "number", game_id=game.id))
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
@@ -119,7 +117,7 @@ def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     board is drawn for (the board, standings and hand by hand, is the variant's template,
     included by the page), the banner's line, the hand in progress and the chart."""
     home = variants.get(game.variant)
-    page = board_page(game, watching)
+    page = board_page(game)
     return {"game": game, "home": home, "result": game.result, "page": page,
             "vm": home.scoreboard(game, page), "live": home.live(game),
             "banner_note": home.banner_note(game),

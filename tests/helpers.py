@@ -150,8 +150,23 @@ def serve(app, threads: int = 4):
     from scorekeeper.server.serve import WAITRESS
 
     server = create_server(app, host="127.0.0.1", port=port, **{**WAITRESS, "threads": threads})
-    threading.Thread(target=server.run, daemon=True).start()
+    server.thread = threading.Thread(target=server.run, daemon=True)
+    server.thread.start()
     return server, f"http://127.0.0.1:{port}"
+
+
+def stop_serving(server):
+    """Stop a server from `serve`: let the requests it is running finish, then close every
+    connection from its own loop's thread and wait for that thread to end. Closed from
+    outside, a request finishing late writes to a closed pipe and its logged traceback
+    runs on into the next test (Python 3.11 parses source to draw a traceback, and two
+    threads parsing at once raise SystemError in the other one)."""
+    from waitress import wasyncore
+
+    server.task_dispatcher.shutdown()
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    server.thread.join(10)
+    assert not server.thread.is_alive(), "the server's loop did not stop"
 
 
 def disposed(app):

@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.extensions import db
 from tests.browser.helpers import CHROMIUM_FLAGS, PHONE, Slowed, Taps
-from tests.helpers import make_app, need, serve
+from tests.helpers import make_app, need, serve, stop_serving
 
 
 def _chromium() -> str | None:
@@ -37,7 +37,7 @@ def live_app(tmp_path):
     slowed = Slowed(app)
     server, base = serve(app)
     yield slowed, base
-    server.close()
+    stop_serving(server)
     with app.app_context():
         db.engine.dispose()
 

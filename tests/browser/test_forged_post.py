@@ -10,7 +10,7 @@ from scorekeeper.db.models import Round
 from scorekeeper.extensions import db
 from scorekeeper.web import passcode
 from tests.browser.helpers import PHONE, shot
-from tests.helpers import hand_data, make_app, serve, start_game
+from tests.helpers import hand_data, make_app, serve, start_game, stop_serving
 
 P = ["Ann", "Ben", "Cy"]
 PASSCODE = "2468"
@@ -30,7 +30,7 @@ def table(tmp_path):
         db.session.commit()
     server, base = serve(app)
     yield app, base, game_id
-    server.close()
+    stop_serving(server)
     with app.app_context():
         db.engine.dispose()
 

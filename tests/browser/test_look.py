@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.extensions import db
 from scorekeeper.web import passcode
 from tests.browser.helpers import ARTIFACTS, PHONE, parts_in_place
-from tests.helpers import ROOT, make_app, need, serve
+from tests.helpers import ROOT, make_app, need, serve, stop_serving
 from tests.site import pages, seed
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -90,7 +90,7 @@ def site(tmp_path_factory):
     app = make_app(path, csrf=True)
     server, base = serve(app)
     yield base, pages(ids), app
-    server.close()
+    stop_serving(server)
     with app.app_context():
         db.engine.dispose()
 

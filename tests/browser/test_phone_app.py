@@ -7,7 +7,7 @@ import shutil
 
 from scorekeeper.extensions import db
 from tests.browser.helpers import CHROMIUM_FLAGS, PHONE, shot
-from tests.helpers import hand_data, make_app, serve, start_game
+from tests.helpers import hand_data, make_app, serve, start_game, stop_serving
 
 # A stand-in for the phone's Wake Lock API, put in by the test (not the page: the page's
 # Content-Security-Policy allows no script but the app's files): it records each request
@@ -126,6 +126,6 @@ def test_on_plain_http_on_the_lan_the_first_tap_starts_the_fallback(browser, tmp
         finally:
             lan.close()
     finally:
-        server.close()
+        stop_serving(server)
         with app.app_context():
             db.engine.dispose()

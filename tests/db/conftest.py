@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.extensions import db
-from tests.helpers import fresh, serve
+from tests.helpers import fresh, serve, stop_serving
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -17,10 +17,7 @@ def server(request):
         app = fresh(request.getfixturevalue("kept_apps"), csrf=False)
     serving, base = serve(app, threads=8)
     yield app, int(base.rsplit(":", 1)[1])
-    serving.close()
-    # Its threads too, and any request still running on them: the app and its database
-    # file are the next test's.
-    serving.task_dispatcher.shutdown()
+    stop_serving(serving)  # its threads too: the app and its database file are the next test's
     if request.param == "sqlite":
         with app.app_context():
             db.engine.dispose()

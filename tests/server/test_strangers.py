@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.web import own_phones
-from tests.helpers import Phone, make_app, serve, start_game
+from tests.helpers import Phone, make_app, serve, start_game, stop_serving
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def served(tmp_path):
     try:
         yield port, game_id, code, scorer
     finally:
-        server.close()
+        stop_serving(server)
         with app.app_context():
             db.engine.dispose()
 

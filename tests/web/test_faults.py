@@ -32,7 +32,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from tests.helpers import ROOT, hand_data, make_app, need, serve, start_game, stop
+from tests.helpers import ROOT, hand_data, make_app, need, serve, start_game, stop, stop_serving
 
 P = ["Ann", "Ben", "Cy"]
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
@@ -241,7 +241,7 @@ def test_a_server_started_again_on_a_full_disk_says_so_on_every_page(tmp_path):
             filler.unlink()
             assert phone.get("/games/1")[0] == 200
         finally:
-            server.close()
+            stop_serving(server)
             with app.app_context():
                 db.engine.dispose()
 
@@ -296,7 +296,7 @@ def test_a_disk_made_read_only_refuses_saves_with_a_page_and_goes_on_serving_rea
             assert status == 302 and headers["Location"] == "/games/1"
             assert "Record hand 2" in phone.get("/games/1")[2]
         finally:
-            server.close()
+            stop_serving(server)
             with app.app_context():
                 db.engine.dispose()
 
@@ -364,7 +364,7 @@ def test_a_postgresql_connection_lost_mid_save_gets_a_page_and_the_next_save_goe
             assert "Record hand 2" in phone.get("/games/1")[2]
         finally:
             if server is not None:
-                server.close()
+                stop_serving(server)
             if app is not None:
                 with app.app_context():
                     db.engine.dispose()
@@ -439,7 +439,7 @@ def test_a_postgresql_server_stopped_gets_a_page_and_saves_work_once_it_is_back(
         assert status == 302 and headers["Location"] == "/games/1"
         assert "Record hand 2" in phone.get("/games/1")[2]
     finally:
-        server.close()
+        stop_serving(server)
         with app.app_context():
             db.engine.dispose()
 

@@ -22,7 +22,7 @@ from scorekeeper.db.models import Event, Game, Night, Player, Round
 from scorekeeper.extensions import db
 from scorekeeper.reports import backup
 from scorekeeper.web import passcode
-from tests.helpers import emptied_app, fresh, hand_data, make_app, start_game
+from tests.helpers import emptied_app, fresh, hand_data, make_app, start_game, stop_serving
 
 P = ["Ann", "Ben", "Cy"]
 FUZZ = settings(max_examples=60, deadline=None,
@@ -342,7 +342,7 @@ def test_a_19_mb_game_log_is_refused_at_once_while_another_phone_saves(tmp_path)
         thread.start()
     for thread in threads:
         thread.join(60)
-    server.close()
+    stop_serving(server)
     status, page, took = answers["import"]
     assert status == 413 and took < 1.0, (status, took)
     assert page == "closed" or "A game log can be at most 2 MB" in page

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from scorekeeper.db.models import Game, Night, Player, Round, Setting, UnlockedPhone
 from scorekeeper.extensions import db
-from tests.helpers import alerts, hand_data, make_app, serve, start_game
+from tests.helpers import alerts, hand_data, make_app, serve, start_game, stop_serving
 
 PASSCODE = "four 4 Zoë"
 P = ["Ann", "Ben", "Cy"]
@@ -507,6 +507,6 @@ def test_guesses_sent_together_are_counted_before_they_are_checked(tmp_path):
             app.extensions["guesses"]._times.clear()
             assert sorted(guess_together(port, 16, trial)) == [401] * 5 + [429] * 11, trial
     finally:
-        server.close()
+        stop_serving(server)
         with app.app_context():
             db.engine.dispose()

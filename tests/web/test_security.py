@@ -11,7 +11,7 @@ import pytest
 from scorekeeper import config
 from scorekeeper.extensions import db
 from scorekeeper.web import security
-from tests.helpers import make_app, serve, start_game
+from tests.helpers import make_app, serve, start_game, stop_serving
 
 PAGES = ["/", "/games/new", "/history/", "/players", "/backup", "/join", "/import",
          "/games/1", "/games/1/version?since=0", "/no/such/page", "/static/app.css",
@@ -60,7 +60,7 @@ def test_the_real_server_refuses_a_stranger_s_host_and_answers_its_own():
             assert connection.getresponse().status == status, host
             connection.close()
     finally:
-        server.close()
+        stop_serving(server)
 
 
 def test_the_hosts_come_from_the_machine_public_url_and_configuration(monkeypatch):

@@ -1,6 +1,5 @@
 """SQLite set up for several phones at once, on every connection the app opens, and kept
-on the file the app started with; and the few big reads taken as the driver's own rows
-(`driver_rows`)."""
+on the file the app started with."""
 
 from __future__ import annotations
 
@@ -108,14 +107,3 @@ def _on_sqlite_begin(connection) -> None:
         # error, which the fault pages know (web/faults.py).
         connection.connection.dbapi_connection.execute(
             "BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-
-def driver_rows(connection, statement, params: dict) -> list[tuple]:
-    """Return a statement's rows as the driver hands them back: plain tuples, with no
-    SQLAlchemy row or type conversion (a date is the text SQLite keeps, on SQLite). Left
-    for reports/ratings.py alone, until it reads through the session too."""
-    result = connection.execute(statement, params)
-    try:
-        return result.cursor.fetchall()
-    finally:
-        result.close()

@@ -356,7 +356,9 @@ class RatingStep(db.Model):
     variant, in the order the games were played (played_on, created_at, game id), and kept
     with every change (`reports.ratings`); `results check` compares them with a fresh
     computation and `results rebuild` fills them again. `played_on` and `created_at` are the
-    game's, so a variant's steps are put in order from this table alone.
+    game's, so a variant's steps are put in order from this table alone; `number` and
+`winning_run` count a player's steps of every variant in that order, so their page reads
+only the steps its chart draws, however long their history.
     """
 
     __tablename__ = "rating_step"
@@ -364,10 +366,13 @@ class RatingStep(db.Model):
         PrimaryKeyConstraint("game_id", "player_id"),
         # A player's line over time in a variant: their steps in the order played.
         Index("ix_rating_step_line", "player_id", "variant", "games"),
-        # A player's place and figure after each game, every variant in the order played
-        # (their page's chart and winning runs): all time read from the index alone.
-        Index("ix_rating_step_figures", "player_id", "played_on", "created_at", "game_id",
-              "variant", "place", "mu_after", "sigma_after"),
+        # A player's steps in the order played, every variant's: what the ratings keeper
+        # numbers again from a game on, and a season's on their page.
+        Index("ix_rating_step_played", "player_id", "played_on", "created_at", "game_id"),
+        # A player's steps by number: their last (how many games), their winning runs.
+        Index("ix_rating_step_number", "player_id", "number", "winning_run"),
+        # A variant's latest step up to a number: a point of a player's rating chart.
+        Index("ix_rating_step_chart", "player_id", "variant", "number"),
         # The roster: every player's latest step in a variant (the most games).
         Index("ix_rating_step_roster", "variant", "player_id", "games"),
         # The same in a season (its page's ratings), and a player's in a season (their page).
@@ -383,6 +388,8 @@ class RatingStep(db.Model):
     season: Mapped[str] = mapped_column(String(40))  # the name of the game's season
     place: Mapped[int]  # 1 for the winner; tied players share a place
     games: Mapped[int]  # the player's finished games of this variant so far, this one counted
+    number: Mapped[int]  # the player's finished games of every variant so far, this one counted
+    winning_run: Mapped[int]  # their wins in a row (every variant) ending here; 0 for a loss
     mu_before: Mapped[float]  # the rating this game was played from (widened at a new season)
     sigma_before: Mapped[float]
     mu_after: Mapped[float]

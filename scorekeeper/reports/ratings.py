@@ -10,8 +10,10 @@ The ratings are derived data, kept in `rating_step` (one row a player a finished
 same transaction as every change to a game, by the unit of work (play.changing): given the
 games' steps as they were (`stored`), `after_change` recomputes a variant from the first game
 whose finishing order changed (a hand just recorded that ends the newest game: one step; a
-correction of an old game: every game after it). `check` compares the table with a fresh
-computation and `rebuild` fills it again (the named seasons changed: every game).
+correction of an old game: every game after it), then numbers again the steps of every
+player it touched, every variant's in the order played, each with the wins in a row it ends
+(`_count`). `check` compares the table with a fresh computation and `rebuild` fills it again
+(the named seasons changed: every game).
 
 What a page shows is `figure`: a cautious number (1000 + 40 x (mu - 3 sigma)) that rises as
 a player wins and as the app grows sure of them; provisional until their tenth game of the
@@ -22,15 +24,26 @@ the rating is not reset, but a season's first games can move it more. See docs/r
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, insert, select, tuple_
+from sqlalchemy import (
+    String,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    true,
+    tuple_,
+    union_all,
+    update,
+)
 
 from .. import rules
-from ..db.engine import driver_rows
 from ..db.locks import one_at_a_time
 from ..db.models import Game, Player, RatingStep, ResultSeat
 from ..extensions import db
@@ -48,6 +61,7 @@ BASE, SCALE = 1000, 40  # the figure shown: BASE + SCALE x (mu - 3 sigma), a new
 STEP = RatingStep.__table__  # written and read as rows: no object per step in the session
 NAMED = (Player, Player.id == RatingStep.player_id)  # a step's player, for their name
 Key = tuple[date, datetime, int]  # where a game comes in the order: day, started, number
+ORDER = (RatingStep.played_on, RatingStep.created_at, RatingStep.game_id)  # a step's Key
 
 
 def figure(mu: float, sigma: float) -> int:
@@ -194,21 +208,54 @@ def _steps_at(session, keys: Sequence[tuple[int, str, int]], named: bool = False
             if (row.player_id, row.variant, row.games) in wanted]
 
 
-def _recompute(session, variant: str, since: Key) -> int:
-    """Rate a variant's finished games again from the game at `since` on; return how many."""
+def _recompute(session, variant: str, since: Key) -> tuple[int, set[int]]:
+    """Rate a variant's finished games again from the game at `since` on; return how many,
+    and the players whose steps from there on were deleted or written (their numbers are
+    not yet counted)."""
     one_at_a_time(f"kings-corners ratings {variant}", session)  # two games of it ending at once
-    session.execute(delete(STEP).where(
-        RatingStep.variant == variant,
-        tuple_(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id) >= since))
+    from_there = (RatingStep.variant == variant, tuple_(*ORDER) >= since)
+    touched = set(session.scalars(select(RatingStep.player_id).where(*from_there).distinct()))
+    session.execute(delete(STEP).where(*from_there))
     games = _finished(session, variant=variant, since=since)
     if not games:
-        return 0
+        return 0, touched
     players = sorted({player_id for game in games for player_id, _ in game.places})
     states = {step.player_id: State(step.mu_after, step.sigma_after, step.games, step.season)
               for step in _latest(session, variant, players)}
     rows = _steps(games, states, seasons_.named(session))
-    session.execute(insert(STEP), rows)
-    return len(games)
+    session.execute(insert(STEP), [{**row, "number": 0, "winning_run": 0} for row in rows])
+    return len(games), touched | set(players)
+
+
+def _count(places: Iterable[int], number: int = 0, run: int = 0) -> Iterator[tuple[int, int]]:
+    """Yield the number and the winning run of each of a player's steps, from their places in
+    the order played (1 is a win), counting on from the step before them."""
+    for place in places:
+        number, run = number + 1, run + 1 if place == 1 else 0
+        yield number, run
+
+
+def _renumber(session, player_ids: Iterable[int], since: Key) -> None:
+    """Number these players' steps again from the game at `since` on, every variant's, and
+    write the numbers and runs that changed."""
+    one_at_a_time("kings-corners rating numbers", session)  # a player's games of two variants
+    renumbered = (update(STEP).where(RatingStep.game_id == bindparam("game"),
+                                     RatingStep.player_id == bindparam("player"))
+                  .values(number=bindparam("number"), winning_run=bindparam("run")))
+    for player_id in sorted(player_ids):
+        mine = RatingStep.player_id == player_id
+        before = session.execute(select(RatingStep.number, RatingStep.winning_run)
+                                 .where(mine, tuple_(*ORDER) < since)
+                                 .order_by(*(key.desc() for key in ORDER)).limit(1)).first()
+        after = session.execute(select(RatingStep.game_id, RatingStep.place, RatingStep.number,
+                                       RatingStep.winning_run)
+                                .where(mine, tuple_(*ORDER) >= since).order_by(*ORDER)).all()
+        counted = _count([step.place for step in after], *(before or (0, 0)))
+        changed = [{"game": step.game_id, "player": player_id, "number": number, "run": run}
+                   for step, (number, run) in zip(after, counted)
+                   if (step.number, step.winning_run) != (number, run)]
+        if changed:
+            session.execute(renumbered, changed)
 
 
 def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = None,
@@ -234,7 +281,13 @@ def after_change(game_ids: Iterable[int], before: dict[int, Finished] | None = N
         for game in (old, new):
             if game is not None:
                 since[game.variant] = min(since.get(game.variant, game.key), game.key)
-    return sum(_recompute(session, variant, key) for variant, key in sorted(since.items()))
+    rated, touched = 0, set()
+    for variant, key in sorted(since.items()):  # every variant's, then the numbers (one lock)
+        count, players = _recompute(session, variant, key)
+        rated, touched = rated + count, touched | players
+    if touched:
+        _renumber(session, touched, min(since.values()))
+    return rated
 
 
 def _computed(session) -> list[dict]:
@@ -244,6 +297,13 @@ def _computed(session) -> list[dict]:
     rows = []
     for variant in sorted({game.variant for game in games}):
         rows += _steps([game for game in games if game.variant == variant], {}, named)
+    order = {game.game_id: number for number, game in enumerate(games)}
+    players: dict[int, list[dict]] = {}
+    for row in sorted(rows, key=lambda row: order[row["game_id"]]):
+        players.setdefault(row["player_id"], []).append(row)
+    for steps in players.values():
+        for row, (number, run) in zip(steps, _count(row["place"] for row in steps)):
+            row.update(number=number, winning_run=run)
     return rows
 
 
@@ -252,6 +312,7 @@ def rebuild(session=None) -> int:
     session = session or db.session
     for variant in sorted(rules.VARIANTS):  # a game ending meanwhile waits, then counts
         one_at_a_time(f"kings-corners ratings {variant}", session)  # two games of it ending at once
+    one_at_a_time("kings-corners rating numbers", session)
     session.execute(delete(STEP))
     rows = _computed(session)
     for start in range(0, len(rows), 5000):
@@ -259,8 +320,8 @@ def rebuild(session=None) -> int:
     return len({row["game_id"] for row in rows})
 
 
-COLUMNS = ("variant", "played_on", "created_at", "season", "place", "games", "mu_before",
-           "sigma_before", "mu_after", "sigma_after")
+COLUMNS = ("variant", "played_on", "created_at", "season", "place", "games", "number",
+           "winning_run", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
 def _same(one: dict, other: dict) -> bool:
@@ -378,25 +439,75 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     return [_rating(row) for row in db.session.execute(query)]
 
 
-def player_steps(player_id: int, season: str | None = None,
-                 days: tuple[date, date] | None = None) -> list:
-    """Return a player's place and rating after each of their finished games, every
-    variant's in the order played (of one season, with `season`, played within `days`, its
-    first and last), as the driver's rows of (day, variant, place, mu, sigma): the day as a
-    date or as its ISO text (SQLite's), and `figure(mu, sigma)` the number shown, worked out
-    only for the points a chart draws. Their page's chart and winning runs. Read along the
-    player's index; a season's steps between its first and last day. (The driver's rows:
-    all time is every step of the player, and SQLAlchemy's rows and dates cost several times
-    the read at twenty years.)"""
-    query = (select(RatingStep.played_on, RatingStep.variant, RatingStep.place,
-                    RatingStep.mu_after, RatingStep.sigma_after)
-             .where(RatingStep.player_id == player_id)
-             .order_by(RatingStep.played_on, RatingStep.created_at, RatingStep.game_id))
+def _of(steps, player_id: int, season: str | None, days: tuple[date, date] | None) -> list:
+    """The condition on a player's steps (in `steps`: the table or an alias of it): all of
+    them, or a season's (its name, between its first and last day)."""
+    mine = [steps.c.player_id == player_id]
     if season is not None:
         first, last = days or (date.min, date.max)
-        query = query.where(RatingStep.season == season,
-                            RatingStep.played_on.between(first, last))
-    return driver_rows(db.session.connection(), query, {})
+        mine += [steps.c.season == season, steps.c.played_on.between(first, last)]
+    return mine
+
+
+@dataclass(frozen=True)
+class Played:
+    """A player's finished games of every variant (all time, or a season's) as their page
+    shows them: their steps' numbers in the order played, and their runs of wins (the
+    longest, and the one their last game ends)."""
+
+    numbers: Sequence[int]
+    longest_run: int
+    current_run: int
+
+
+def played(player_id: int, season: str | None = None,
+           days: tuple[date, date] | None = None) -> Played:
+    """Return a player's finished games (of one season, with `season`, played within `days`,
+    its first and last). All time is read from their last step and the longest run from an
+    index, however many games; a season's from its steps."""
+    if season is None:
+        mine = RatingStep.player_id == player_id
+        last = db.session.execute(select(RatingStep.number, RatingStep.winning_run).where(mine)
+                                  .order_by(RatingStep.number.desc()).limit(1)).first()
+        if last is None:
+            return Played((), 0, 0)
+        longest = db.session.scalar(select(func.max(RatingStep.winning_run)).where(mine))
+        return Played(range(1, last.number + 1), longest, last.winning_run)
+    steps = db.session.execute(select(RatingStep.number, RatingStep.place)
+                               .where(*_of(STEP, player_id, season, days))
+                               .order_by(RatingStep.number)).all()
+    runs = [run for _, run in _count(step.place for step in steps)]
+    return Played([step.number for step in steps], max(runs, default=0),
+                  runs[-1] if runs else 0)
+
+
+def chart_points(player_id: int, numbers: Sequence[int], season: str | None = None,
+                 days: tuple[date, date] | None = None
+                 ) -> tuple[list[date], dict[str, list[tuple[float, float] | None]]]:
+    """Return the day of each of these steps of a player (by number), and their rating in
+    each variant after it: the variant's latest step up to it (of that season, with
+    `season`), None before their first game of it. One statement reads only these steps and
+    each variant's latest up to them, along the chart's index."""
+    kind = union_all(*(select(literal(name, String).label("variant"))
+                       for name in sorted(rules.VARIANTS))).subquery("kind")
+    step, latest = STEP.alias("step"), STEP.alias("latest")
+    up_to = (select(latest.c.number)
+             .where(*_of(latest, player_id, season, days), latest.c.variant == kind.c.variant,
+                    latest.c.number <= STEP.c.number)
+             .order_by(latest.c.number.desc()).limit(1).scalar_subquery())
+    query = (select(STEP.c.number, STEP.c.played_on, kind.c.variant, step.c.mu_after,
+                    step.c.sigma_after)
+             .select_from(STEP).join(kind, true())
+             .outerjoin(step, (step.c.player_id == player_id) & (step.c.number == up_to))
+             .where(STEP.c.player_id == player_id, STEP.c.number.in_(numbers)))
+    where = {number: i for i, number in enumerate(numbers)}
+    drawn: list[date] = [date.min] * len(numbers)
+    after: dict[str, list[tuple[float, float] | None]] = {}
+    for number, day, variant, mu, sigma in db.session.execute(query):
+        drawn[where[number]] = day
+        if mu is not None:
+            after.setdefault(variant, [None] * len(numbers))[where[number]] = (mu, sigma)
+    return drawn, after
 
 
 @dataclass(frozen=True)

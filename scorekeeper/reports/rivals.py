@@ -31,26 +31,13 @@ class Rivals:
     current_run: int
 
 
-def runs(steps) -> tuple[int, int]:
-    """Return a player's longest run of wins in finished games, and the run its last games
-    make, from their steps in the order played (ratings.player_steps: a season's, or all
-    time; a step's place is 1 for a win)."""
-    longest = current = 0
-    for _, _, place, _, _ in steps:
-        current = current + 1 if place == 1 else 0
-        if current > longest:
-            longest = current
-    return longest, current
-
-
-def rivals(head_to_head, steps, now: bool = True) -> Rivals:
+def rivals(head_to_head, played, now: bool = True) -> Rivals:
     """Return a player's nemesis, the player they beat most, and their runs (in a season, or
     of all time; the run going now only when `now`: a past season's last run is over), the
     rivals from the head-to-head the player's page has counted already (reports.figures),
-    the runs from the steps it has read for its rating chart (ratings.player_steps)."""
-    longest, current = runs(steps)
+    the runs from their finished games as their rating steps count them (ratings.played)."""
     return Rivals(_most_of(head_to_head, "behind"), _most_of(head_to_head, "ahead"),
-                  longest, current if now else 0)
+                  played.longest_run, played.current_run if now else 0)
 
 
 def _most_of(head_to_head, way: str) -> Rival | None:

@@ -314,6 +314,27 @@ def test_a_double_tapped_undo_deletes_one_hand(server):
             "Hand 2 was undone already"), answers
 
 
+def test_a_player_s_games_of_two_variants_ending_at_once_are_numbered_in_order(server):
+    """Ben's penalty game and his chips game end at the same moment from two phones: each
+    ending rates its own variant, and the numbers and runs of Ben's steps (every variant's,
+    in the order played) are those a rebuild from scratch gives: none counted twice or
+    skipped."""
+    app, port = server
+    client = setup_client(app)
+    for trial in range(TRIALS):
+        penalty = start_game(client, ["Ann", "Ben"], target=10)
+        chips = start_game(client, ["Ben", "Cy"], variant="chips")
+        answers = together(
+            port, (f"/games/{penalty}/hands/new", hand_data(["Ann", "Ben"], "Ben", {"Ann": 12})),
+            (f"/games/{chips}/end", {}))
+        assert [status for status, _ in answers] == [302, 302], answers
+        with app.app_context():
+            assert ratings.check() == [], trial
+            ben = db.session.scalar(select(Player.id).where(Player.name == "Ben"))
+            assert list(ratings.played(ben).numbers) == list(range(1, 2 * trial + 3)), trial
+            db.session.remove()
+
+
 def test_two_phones_tapping_rematch_together_start_one_game(server):
     app, port = server
     client = setup_client(app)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import date
 
 from sqlalchemy import event, select
 
 from scorekeeper import variants
 from scorekeeper.db.models import Player
 from scorekeeper.extensions import db
-from scorekeeper.reports import calendar, ratings, rivals
+from scorekeeper.reports import calendar, ratings
 from scorekeeper.reports import figures as roster
 from tests.reports import oracle
 
@@ -98,11 +97,12 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                 for win in wins:  # imported in the order played: the runs' order too
                     current = current + 1 if win else 0
                     longest = max(longest, current)
-                line = ratings.player_steps(player.id, name, shown.span)
-                assert rivals.runs(line) == (longest, current), (name, player.name)
-                assert line == [step for step in ratings.player_steps(player.id)
-                                if inside(date.fromisoformat(str(step[0])))], (name, player.name)
-                assert len(line) == len(wins)
+                season_s = ratings.played(player.id, name, shown.span)
+                assert (season_s.longest_run, season_s.current_run) == (longest, current), (
+                    name, player.name)
+                days, _ = ratings.chart_points(player.id, season_s.numbers)
+                assert all(inside(day) for day in days), (name, player.name)
+                assert len(season_s.numbers) == len(wins)
 
 
 def test_a_season_s_figures_are_those_of_its_games_alone(app, client):
@@ -130,7 +130,7 @@ def test_every_page_costs_the_same_statements_whatever_the_history(app, client):
 
     pages = ["/", "/players", "/players/1", "/players/1/more", "/history/", "/history/nights/1",
              "/games/1", "/history/games/1", "/games/1/version?since=0", "/games/1/hands/new"]
-    fill(client, seed=3, games=8)
+    fill(client, seed=3, games=10)  # player 1 has finished 2 games: their rating chart
     small = [statements(page) for page in pages]
     fill(client, seed=4, games=60)
     assert [statements(page) for page in pages] == small

@@ -27,7 +27,7 @@ def of(app, name):
     """Return a player's rivals and runs as their page reads them."""
     with app.app_context():
         player = db.session.scalar(select(Player).where(Player.name == name))
-        return rivals(roster.details(player).head_to_head, ratings.player_steps(player.id))
+        return rivals(roster.details(player).head_to_head, ratings.played(player.id))
 
 
 def test_the_nemesis_the_victim_and_the_runs(app, client):
@@ -72,7 +72,7 @@ def test_the_rivals_are_those_the_games_replayed_give(app, client):
         games = oracle.played_games()
         for player in db.session.scalars(select(Player)):
             replayed = oracle.head_to_head(player.name, games)
-            steps = ratings.player_steps(player.id)
+            steps = ratings.played(player.id)
             worked = rivals(roster.details(player).head_to_head, steps)
             expected = rivals(replayed, steps)
             assert worked.nemesis is not None and worked.victim is not None, player.name

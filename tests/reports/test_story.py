@@ -156,7 +156,7 @@ def runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client) ->
     """A loss entered late but played between two nights breaks the run the story tells,
     as it breaks the run on the player's page: both count in the order played."""
     from scorekeeper.db.models import Player
-    from scorekeeper.reports import ratings, rivals
+    from scorekeeper.reports import ratings
 
     def played(game_ids, day):
         with app.app_context():
@@ -178,7 +178,8 @@ def runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client) ->
         ratings.rebuild()  # the days were set by hand: the steps learn them as `results
         db.session.commit()  # rebuild` would teach them
         ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
-        assert rivals.runs(ratings.player_steps(ann)) == (2, 2)
+        ann_s = ratings.played(ann)
+        assert (ann_s.longest_run, ann_s.current_run) == (2, 2)
 
 
 def test_the_runs_count_games_in_the_order_played_as_a_player_s_page_does(app, client):

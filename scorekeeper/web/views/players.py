@@ -114,49 +114,41 @@ def more(player_id: int):
     shown = season.shown
     figures = roster.details(player, shown)
     rated_in = None if shown.all_time else shown.key  # the season ratings were rated in
-    steps = ratings.player_steps(player.id, rated_in, shown.span)
+    played = ratings.played(player.id, rated_in, shown.span)
     fragment = request.headers.get(FRAGMENT) == "1"
     page = render_template(
         "players/_more.html" if fragment else "players/more.html", player=player,
         stats=figures, chart=_chart(figures.form, player.name, figures.nights),
         versus=versus_rows(figures, season.asked),
-        rating_chart=_rating_chart(steps, player.name),
-        rivals=rivals.rivals(figures.head_to_head, steps, now=season.now),
+        rating_chart=_rating_chart(player, played, rated_in, shown.span),
+        rivals=rivals.rivals(figures.head_to_head, played, now=season.now),
         records=records.player_records(player.id, season=shown),
         page=url_for("players.player", player_id=player.id, season=season.asked),
         season=season)
     return page, 200, {"Vary": FRAGMENT}  # one address: the page, or its part alone
 
 
-def _rating_chart(steps, name: str) -> Markup | None:
-    """Return the player's rating in each variant after each of their finished games as an
-    SVG line chart: a line a variant, flat between its games (the rating did not move), at
-    most CHART_POINTS games drawn, spread evenly (`steps`: ratings.player_steps; a figure is
-    worked out only where a point is drawn)."""
-    if len(steps) < 2:
+def _rating_chart(player: Player, played: ratings.Played, season: str | None,
+                  days: tuple[date, date] | None) -> Markup | None:
+    """Return the player's rating in each variant after each of their finished games (all
+    time, or a season's) as an SVG line chart: a line a variant, flat between its games (the
+    rating did not move), at most CHART_POINTS games drawn, spread evenly, and only those
+    read."""
+    if len(played.numbers) < 2:
         return None
-    present = {variant for _, variant, _, _, _ in steps}
-    kinds = [home.name for home in variants.homes() if home.name in present]
-    picked = roster.spread(len(steps))
-    drawn = set(picked)  # every variant's rating so far, kept only where a point is drawn
-    so_far: dict[str, tuple[float, float] | None] = dict.fromkeys(kinds)
-    after: dict[int, dict[str, tuple[float, float] | None]] = {}
-    for i, (_, variant, _, mu, sigma) in enumerate(steps):
-        so_far[variant] = (mu, sigma)
-        if i in drawn:
-            after[i] = dict(so_far)
-    series = {variants.get(kind).label: [None if after[i][kind] is None
-                                         else ratings.figure(*after[i][kind]) for i in picked]
-              for kind in kinds}
+    numbers = [played.numbers[i] for i in roster.spread(len(played.numbers))]
+    days_drawn, after = ratings.chart_points(player.id, numbers, season, days)
+    series = {home.label: [None if rating is None else ratings.figure(*rating)
+                           for rating in after[home.name]]
+              for home in variants.homes() if home.name in after}
     last = {label: next(v for v in reversed(line) if v is not None)
             for label, line in series.items()}
-    days = [steps[i][0] for i in picked]
+    name = player.name
     return line_chart(
-        series, labels=_Labels([d if isinstance(d, date) else date.fromisoformat(str(d))
-                                for d in days]),
+        series, labels=_Labels(days_drawn),
         title=gettext("%(name)s's rating", name=name),
         desc=gettext("%(name)s's rating after each of %(games)s finished games: now %(now)s.",
-                     name=name, games=len(steps),
+                     name=name, games=len(played.numbers),
                      now=", ".join(f"{label} {value}" for label, value in last.items())),
         x_label=gettext("games, oldest first"), chart_id="rating-chart", from_zero=False)
 

@@ -44,7 +44,7 @@ def upgrade():
     sa.PrimaryKeyConstraint('player_id', 'other_id', 'outcome', name=op.f('pk_tally_pair'))
     )
 
-    # The games already played are counted by 0019, the newest migration that changes the
+    # The games already played are counted by 0020, the newest migration that changes the
     # cache's tables (the app's rebuild writes them all).
 
 

@@ -32,18 +32,8 @@ def upgrade():
     )
     op.create_index('ix_tally_night_best', 'tally_night', ['player_id', 'wins', 'games', 'number'], unique=False)
 
-    # The games already played are counted here: the results cache is filled again by the
-    # app's own rules, as the newest migration that changes its tables (a database from
-    # before the cache, 0003, is filled here too), its tallies with it, then the ratings,
-    # read from its seats.
-    from sqlalchemy.orm import Session
-
-    from scorekeeper.db import results
-    from scorekeeper.reports import ratings
-
-    session = Session(bind=op.get_bind())
-    results.rebuild(session)
-    ratings.rebuild(session)
+    # The games already played are counted by 0020, the newest migration that changes the
+    # derived tables (the app's rebuild writes them all).
 
 
 def downgrade():

@@ -35,10 +35,10 @@ DEFAULTS = {"target": 25, "end_when": "reaches", "king_points": 10, "card_points
 
 def hand_terms(hand: Hand, settings: Mapping[str, Any]) -> tuple[Term, Term]:
     """Return what a non-winner's penalty is made of: the other cards, then the kings."""
-    others, each_card, each_king = hand.cards - hand.kings, settings["card_points"], \
-        settings["king_points"]
-    return (Term("card", others, each_card, others * each_card),
-            Term("king", hand.kings, each_king, hand.kings * each_king))
+    others, kings = hand.cards - hand.kings, hand.kings
+    card_points, king_points = settings["card_points"], settings["king_points"]
+    return (Term("card", others, card_points, others * card_points),
+            Term("king", kings, king_points, kings * king_points))
 
 
 def hand_points(hand: Hand, settings: Mapping[str, Any]) -> int:
@@ -107,16 +107,19 @@ class Penalty(Variant):
         return PenaltyTable(game)
 
     def explain(self, game: Game, result: GameResult) -> tuple[dict[str, Why], ...]:
-        """Return each hand's penalties as they were worked out: a winner's 0, else the
-        terms of what was held (hand_terms, whose sum is the score)."""
+        """Return each hand's penalties as they were worked out: 0 for going out or for
+        the fewest cards of a stalemate, else the terms of what was held (hand_terms,
+        whose sum is the score)."""
         settings = game.settings  # as the table scores it
         explained = []
         for rnd, done in zip(game.rounds, result.rounds):
             hands = check_hands(game.players, rnd)
             why = {}
             for name in game.players:
-                if name in done.hand_winners:
+                if name == rnd.went_out:
                     why[name] = Why((), 0, won=True)
+                elif name in done.hand_winners:  # the fewest cards of a stalemate cost 0
+                    why[name] = Why((Term("fewest", hands[name].cards, 0, 0),), 0, won=True)
                 else:
                     terms = hand_terms(hands[name], settings)
                     why[name] = Why(terms, sum(term.total for term in terms))

@@ -140,6 +140,7 @@ class Home:
     fact_lines: tuple[FactLine, ...] = ()
     record_lines: tuple[RecordLine, ...] = ()  # its records, in the order a page shows them
     assets: tuple[str, ...] = ()  # static files its pages load
+    sets_help = ""  # what each set of rules is, a line under the sets on the new-game form
 
     # -- who it is -------------------------------------------------------------------
     @property

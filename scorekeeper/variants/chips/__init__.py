@@ -58,6 +58,8 @@ class ChipsHome(CardsHome):
                    N_("%(name)s took a pot of %(value)s: the table's %(variant)s record")),
         KINGS, comeback(_chips))
     assets = ("variants/chips/chips.css", "variants/chips/chips.js")
+    sets_help = N_("House: 50 chips each, stacks carry over, 0 chips is out. Jax, the boxed "
+                   "set: its 80 chips split evenly and re-split every hand; play to 100.")
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return the set, how its chips are dealt, what differs from the set, the target."""

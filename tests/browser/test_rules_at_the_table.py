@@ -4,10 +4,19 @@ axe finds nothing with the sheet and an explanation open."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import shutil
+import socket
+import threading
+from pathlib import Path
+
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 
 from scorekeeper.extensions import db
-from tests.browser.helpers import ARTIFACTS, PHONE
+from tests.browser.helpers import ARTIFACTS, CHROMIUM_FLAGS, PHONE, controlled
 from tests.helpers import ROOT, make_app, need, serve, stop_serving
 from tests.site import pages, seed
 
@@ -24,6 +33,14 @@ PLACED = """(selector) => {
   return {left: box.left, right: box.right, height: box.height, onTop: el.contains(hit),
           width: document.documentElement.scrollWidth};
 }"""
+
+
+def spki(cert_path: Path) -> str:
+    """Return a certificate's public key as Chromium names it (base64 of its SHA-256)."""
+    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    der = cert.public_key().public_bytes(serialization.Encoding.DER,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +125,45 @@ def test_the_sheet_and_a_tapped_score_on_every_scoreboard(browser, site, scheme,
                         full_page=True)
     finally:
         context.close()
+
+
+def test_how_to_play_opens_offline_after_one_visit_over_https(browser, tmp_path):
+    """Over HTTPS (`make run HTTPS=1`), a phone that opened how to play once opens it again
+    with no connection: the service worker keeps it, its stylesheet and its drawing."""
+    from scorekeeper.server.serve import https_server
+
+    app = make_app(tmp_path / "tls.sqlite", csrf=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server, made = https_server(app, "127.0.0.1", port, tmp_path / "tls")
+    threading.Thread(target=server.safe_start, daemon=True).start()
+    trusting = browser.browser_type.launch(
+        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
+        headless=True, args=[*CHROMIUM_FLAGS,
+                             f"--ignore-certificate-errors-spki-list={spki(made.files.cert)}"])
+    context = trusting.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                   base_url=f"https://localhost:{port}")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto("/games/new")
+        controlled(page)
+        page.locator("a#how-to-play").tap()
+        page.wait_for_selector("figure.layout svg")
+        page.goto("/")
+        context.set_offline(True)
+        page.goto("/how-to-play")
+        assert page.locator("h1").inner_text() == "How to play Kings Corners"
+        assert page.locator("figure.layout svg").is_visible()
+        assert "Deal seven cards" in page.locator("main").inner_text()
+        # Drawn in the page's colours: its own stylesheet came from the phone.
+        assert page.evaluate("getComputedStyle(document.querySelector('.layout rect'))"
+                             ".strokeWidth") == "1.5px"
+        page.screenshot(path=str(ARTIFACTS / "rules-how-to-play-offline.png"))
+    finally:
+        context.close()
+        trusting.close()
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()

@@ -3,7 +3,8 @@
      install on; they never change under one name.
    - Pages: from the network first; after PAGE_WAIT_MS without an answer, or with no
      connection, the copy kept when the page was last opened, marked as a saved copy;
-     a page never opened here: the offline page.
+     a page never opened here: the offline page. How to play (CONFIG.keep, with the
+     offline page) is kept from the install on, and never dropped to make room.
    - A page's part (app.js asks for it with X-Fragment: a player's charts and rivals): from
      the network, and kept; with no connection, the copy kept.
    - Everything else (a game's version, the preview, notices, every POST): the network

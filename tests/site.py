@@ -80,7 +80,7 @@ def seed(path) -> dict[str, int]:
 
 def pages(ids: dict[str, int]) -> dict[str, str]:
     """Return every page to audit, by a name for reports and screenshots: name -> path."""
-    out = {"home": "/", "new-game": "/games/new"}
+    out = {"home": "/", "new-game": "/games/new", "how-to-play": "/how-to-play"}
     for variant in ("penalty", "chips", "coronation"):
         game = ids[variant]
         out[f"scoreboard-{variant}"] = f"/games/{game}"

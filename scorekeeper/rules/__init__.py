@@ -8,7 +8,19 @@ naming the round and field of the first impossible entry.
 
 from __future__ import annotations
 
-from .base import Event, Game, GameResult, Hand, Round, RoundResult, RuleError, Setting, Word
+from .base import (
+    Event,
+    Game,
+    GameResult,
+    Hand,
+    Round,
+    RoundResult,
+    RuleError,
+    Setting,
+    Term,
+    Why,
+    Word,
+)
 from .chips import CHIPS
 from .coronation import CORONATION
 from .penalty import PENALTY
@@ -41,4 +53,5 @@ def play(game: Game) -> GameResult:
 
 
 __all__ = ["Event", "Game", "GameResult", "Hand", "Round", "RoundResult", "RuleError",
-           "Setting", "VARIANTS", "Word", "get_variant", "play", "register", "unregister"]
+           "Setting", "Term", "VARIANTS", "Why", "Word", "get_variant", "play", "register",
+           "unregister"]

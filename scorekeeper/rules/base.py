@@ -120,6 +120,38 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
+class Term:
+    """One part of a player's score for a round, as the rules worked it out: `count`
+    things (`kind`: "king", "card", "ante", "pass", "pot", "corner", "dragon"…) at `each`,
+    adding `total`. `which` names the things when the words need them (the corners
+    crowned, by their place). Chips paid for cards left: `each` is 0 (a king may cost
+    more than another card) and the total is what was paid; `owed` is set when a short
+    stack paid less than it owed."""
+
+    kind: str
+    count: int
+    each: int
+    total: int
+    which: tuple[int, ...] = ()
+    owed: int | None = None
+
+
+@dataclass(frozen=True)
+class Why:
+    """How one player's score for one round was worked out: `terms` add up to `score`.
+
+    `won`: the player won the round (went out, or tied for the fewest cards in a
+    stalemate). `paid`: what was paid that the score does not count (chips re-split every
+    hand, where the score is the pot won): told, not added.
+    """
+
+    terms: tuple[Term, ...]
+    score: int
+    won: bool = False
+    paid: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True)
 class GameResult:
     """The state of a game computed from its rounds."""
 

@@ -5,9 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import N_, Event, Game, GameResult, Round, RoundResult, RuleError, Setting
+from .base import (
+    N_,
+    Event,
+    Game,
+    GameResult,
+    Round,
+    RoundResult,
+    RuleError,
+    Setting,
+    Term,
+    Why,
+)
 from .base import resolve_settings as resolve_each
-from .chips_pot import ante_and_events, check_events, deal, pot_of, settle
+from .chips_pot import EVENT_SETTINGS, ante_and_events, check_events, deal, pot_of, settle
 from .hands import check_hands, hand_winners
 from .seats import left_of
 from .table import Table, Variant
@@ -150,6 +161,48 @@ class Chips(Variant):
     def table(self, game: Game) -> ChipsTable:
         """Return the table with the chips dealt out."""
         return ChipsTable(game.players, game.first_dealer, self.resolve_settings(game.settings))
+
+    def explain(self, game: Game, result: GameResult) -> tuple[dict[str, Why], ...]:
+        """Return each hand's chips as the pot moved them (its flows): what each player
+        paid in, by kind, and their share of the pot. Stacks carried over: the payments
+        count against the score; re-split every hand: the score is the share alone."""
+        settings = self.resolve_settings(game.settings)
+        reset = settings["reset_each_hand"]
+        explained = []
+        for rnd, done in zip(game.rounds, result.rounds):
+            paid: dict[str, dict[str, list[int]]] = {}  # player: kind: [times, paid, owed]
+            won: dict[str, int] = {}
+            for flow in done.extra["flows"]:
+                player, kind = flow["player"], flow["kind"]
+                if kind == "pot":
+                    won[player] = flow["chips"]
+                    continue
+                summed = paid.setdefault(player, {}).setdefault(kind, [0, 0, 0])
+                summed[0] += 1
+                summed[1] += flow["chips"]
+                summed[2] += flow["owed"]
+            why = {}
+            for name in game.players:
+                if name not in paid and name not in won:
+                    continue  # out of the game
+                payments = []
+                for kind, (times, chips, owed) in paid.get(name, {}).items():
+                    if kind == "cards":
+                        times, each = rnd.hands[name].cards, 0
+                    else:
+                        each = settings["ante"] if kind == "ante" else \
+                            settings[EVENT_SETTINGS[kind]]
+                    payments.append(Term(kind, times, each, -chips,
+                                         owed=owed if chips < owed else None))
+                share = (Term("pot", 1, won[name], won[name]),) if name in won else ()
+                if reset:
+                    why[name] = Why(share, sum(t.total for t in share),
+                                    name in done.hand_winners, tuple(payments))
+                else:
+                    terms = (*payments, *share)
+                    why[name] = Why(terms, sum(t.total for t in terms), name in done.hand_winners)
+            explained.append(why)
+        return tuple(explained)
 
     def live(self, game: Game, events: Sequence[Event] = (),
              result: GameResult | None = None, number: int | None = None) -> dict[str, Any]:

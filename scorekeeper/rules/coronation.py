@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import N_, Game, Round, RoundResult, RuleError, Setting, Word, resolve_settings
+from .base import (
+    N_,
+    Game,
+    GameResult,
+    Round,
+    RoundResult,
+    RuleError,
+    Setting,
+    Term,
+    Why,
+    Word,
+    resolve_settings,
+)
 from .seats import left_of
 from .table import Table, Variant
 
@@ -46,11 +58,22 @@ def victory(points: Mapping[str, int], winner: str | None) -> str:
     return N_("normal")
 
 
+def deal_terms(name: str, corners: Sequence[str | None], dragon: str | None) -> tuple[Term, Term]:
+    """Return what a player's points for a checked deal are made of: a point for each
+    corner they crowned (which, by place), one for slaying the dragon."""
+    crowned = tuple(index for index, entry in enumerate(corners) if entry == name)
+    slain = 1 if name == dragon else 0
+    return (Term("corner", len(crowned), 1, len(crowned), crowned),
+            Term("dragon", slain, 1, slain))
+
+
 def score_deal(players: Sequence[str], corners: Sequence[str | None],
                dragon: str | None) -> dict[str, Any]:
     """Return a checked deal's points, its winner (None on a draw) and its victory class."""
-    points = {name: sum(1 for entry in corners if entry == name) + (name == dragon)
-              for name in players}
+    points = {}
+    for name in players:
+        crowned, slain = deal_terms(name, corners, dragon)
+        points[name] = crowned.total + slain.total
     best = max(points.values())
     leaders = [name for name in players if points[name] == best]
     winner = leaders[0] if len(leaders) == 1 else None
@@ -138,6 +161,19 @@ class Coronation(Variant):
     def table(self, game: Game) -> CoronationTable:
         """Return a table of deals won."""
         return CoronationTable(game)
+
+    def explain(self, game: Game, result: GameResult) -> tuple[dict[str, Why], ...]:
+        """Return each deal's points as they were scored: corners crowned and the dragon."""
+        explained = []
+        for done in result.rounds:
+            corners, dragon = done.extra["corners"], done.extra["dragon"]
+            why = {}
+            for name in game.players:
+                terms = deal_terms(name, corners, dragon)
+                why[name] = Why(terms, sum(term.total for term in terms),
+                                name == done.extra["deal_winner"])
+            explained.append(why)
+        return tuple(explained)
 
 
 CORONATION = Coronation()

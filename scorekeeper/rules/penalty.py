@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import N_, Game, Hand, Round, RoundResult, Setting, resolve_settings
+from .base import (
+    N_,
+    Game,
+    GameResult,
+    Hand,
+    Round,
+    RoundResult,
+    Setting,
+    Term,
+    Why,
+    resolve_settings,
+)
 from .hands import check_hands, hand_winners
 from .seats import left_of
 from .table import Table, Variant
@@ -22,10 +33,18 @@ SETTINGS = (
 DEFAULTS = {"target": 25, "end_when": "reaches", "king_points": 10, "card_points": 1}
 
 
+def hand_terms(hand: Hand, settings: Mapping[str, Any]) -> tuple[Term, Term]:
+    """Return what a non-winner's penalty is made of: the other cards, then the kings."""
+    others, kings = hand.cards - hand.kings, hand.kings
+    card_points, king_points = settings["card_points"], settings["king_points"]
+    return (Term("card", others, card_points, others * card_points),
+            Term("king", kings, king_points, kings * king_points))
+
+
 def hand_points(hand: Hand, settings: Mapping[str, Any]) -> int:
-    """Return the penalty for what a non-winner held."""
-    return (settings["king_points"] * hand.kings
-            + settings["card_points"] * (hand.cards - hand.kings))
+    """Return the penalty for what a non-winner held: its terms added up."""
+    cards, kings = hand_terms(hand, settings)
+    return cards.total + kings.total
 
 
 def crossed(total: int, settings: Mapping[str, Any]) -> bool:
@@ -86,6 +105,26 @@ class Penalty(Variant):
     def table(self, game: Game) -> PenaltyTable:
         """Return a table of running penalty totals."""
         return PenaltyTable(game)
+
+    def explain(self, game: Game, result: GameResult) -> tuple[dict[str, Why], ...]:
+        """Return each hand's penalties as they were worked out: 0 for going out or for
+        the fewest cards of a stalemate, else the terms of what was held (hand_terms,
+        whose sum is the score)."""
+        settings = game.settings  # as the table scores it
+        explained = []
+        for rnd, done in zip(game.rounds, result.rounds):
+            hands = check_hands(game.players, rnd)
+            why = {}
+            for name in game.players:
+                if name == rnd.went_out:
+                    why[name] = Why((), 0, won=True)
+                elif name in done.hand_winners:  # the fewest cards of a stalemate cost 0
+                    why[name] = Why((Term("fewest", hands[name].cards, 0, 0),), 0, won=True)
+                else:
+                    terms = hand_terms(hands[name], settings)
+                    why[name] = Why(terms, sum(term.total for term in terms))
+            explained.append(why)
+        return tuple(explained)
 
 
 PENALTY = Penalty()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import GameResult, Round, RoundResult, RuleError, Word
+from .base import GameResult, Round, RoundResult, RuleError, Why, Word
 from .seats import check_seating, left_of
 
 
@@ -93,6 +93,11 @@ class Variant:
 
     def table(self, game) -> Table:
         """Return the table a game's rounds are replayed on."""
+        raise NotImplementedError
+
+    def explain(self, game, result: GameResult) -> tuple[dict[str, Why], ...]:
+        """Return how each player's score of each round was worked out, from the same
+        computation that scored it: a dict a round, of every player who took part."""
         raise NotImplementedError
 
     def live(self, game, events=(), result=None, number=None) -> dict[str, Any]:

@@ -140,6 +140,7 @@ class Home:
     fact_lines: tuple[FactLine, ...] = ()
     record_lines: tuple[RecordLine, ...] = ()  # its records, in the order a page shows them
     assets: tuple[str, ...] = ()  # static files its pages load
+    sets_help = ""  # what each set of rules is, a line under the sets on the new-game form
 
     # -- who it is -------------------------------------------------------------------
     @property
@@ -301,6 +302,25 @@ class Home:
     def live(self, game) -> dict[str, Any] | None:
         """Return the panel of the hand in progress, or None."""
         return None
+
+    # -- this game's rules, and why these points --------------------------------------
+    def rules_lines(self, core: rules.Game) -> list[str]:
+        """Return the rules this game is played by, a sentence each, with its own numbers
+        (the target and how it ends, what each thing scores or pays)."""
+        raise NotImplementedError
+
+    def why_words(self, settings: Mapping[str, Any], name: str, why: rules.Why,
+                  done: rules.RoundResult) -> str:
+        """Return how one player's score of a round was worked out (`why`, from the rules),
+        in words: "Ben: 3 cards, 1 of them a king: 2 × 1 + 1 × 10 = 12"."""
+        raise NotImplementedError
+
+    def explain(self, game) -> list[dict[str, str]]:
+        """Return each round's scores explained, a sentence for each player who took part."""
+        core, result = game.core, game.result
+        return [{name: self.why_words(core.settings, name, why, done)
+                 for name, why in whys.items()}
+                for whys, done in zip(self.rules.explain(core, result), result.rounds)]
 
     # -- reports ----------------------------------------------------------------------
     def took_part(self, core: rules.Game, rnd: rules.Round) -> list[str]:

@@ -115,11 +115,13 @@ def board_page(game: Loaded) -> variants.Page:
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     """Return what every page of one game shows: its variant's view-model and the page its
     board is drawn for (the board, standings and hand by hand, is the variant's template,
-    included by the page), the banner's line, the hand in progress and the chart."""
+    included by the page), the banner's line, the hand in progress, the chart, the game's
+    rules in words and each round's scores explained (`why`: a dict a round)."""
     home = variants.get(game.variant)
     page = board_page(game)
     return {"game": game, "home": home, "result": game.result, "page": page,
             "vm": home.scoreboard(game, page), "live": home.live(game),
+            "why": home.explain(game), "rules_lines": home.rules_lines(game.core),
             "banner_note": home.banner_note(game),
             "chart": charts.game_chart(game.core, game.result),
             "chart_title": charts.game_chart_title(game.core), "watching": watching}

@@ -22,11 +22,12 @@ KEY = "kings-corners:theme"
 # The pages the README's screenshots and a person look at first.
 MAIN = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreboard-coronation",
         "scoreboard-penalty-over", "record-penalty", "record-chips", "record-coronation",
-        "history", "night", "history-game-penalty", "roster", "player", "settings")
+        "history", "night", "history-game-penalty", "roster", "player", "settings",
+        "how-to-play")
 # The same audit in Spanish, on the pages where its longer words would break something first.
 SPANISH = ("home", "new-game", "scoreboard-penalty", "scoreboard-chips", "scoreboard-coronation",
            "record-penalty", "record-chips", "record-coronation", "history", "player",
-           "settings")
+           "settings", "how-to-play")
 
 # What a page breaks of the table's sizes, read in the page: text under 14 px (an SVG's text
 # at the size it is drawn), tap targets under 44x44, and the number of h1 headings.

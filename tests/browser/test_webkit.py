@@ -316,3 +316,44 @@ def test_an_iphone_s_late_parts_are_told_and_eleven_or_more_is_cards(webkit, liv
     assert ben.totals() == {"Ann": 0, "Ben": 5 + 6 + 12}
     ben.watch()
     assert ben.errors == [], f"WebKit reported errors: {ben.errors}"
+
+
+def test_the_rules_at_the_table_in_webkit(webkit, live_server):
+    """On an iPhone's engine, in English and Spanish: this game's rules open with a tap, a
+    tapped score says why inside the screen, and how to play draws its layout."""
+    me = Phone(webkit, live_server)
+    me.start("Penalty points")
+    me.hand("Ann", {"Ben": 3, "Cy": 2}, 2)
+    for lang, words in (("en", ("This game’s rules", "Play to 25", "Ben: 3 cards: 3 × 1 = 3",
+                                "How to play", "How to play Kings Corners")),
+                        ("es", ("Reglas de esta partida", "Jugar hasta 25",
+                                "Ben: 3 cartas: 3 × 1 = 3", "Cómo jugar",
+                                "Cómo jugar a Kings Corners"))):
+        sheet, rule, why, link, title = words
+        assert not me.css(".rules-lines")[0].is_displayed()
+        me.tap("details.rules-sheet > summary", sheet)
+        me.shows(".rules-lines", rule)
+        cell = next(e for e in me.css("table.hands details.why")
+                    if why in e.find_element("css selector", ".why-text")
+                    .get_attribute("textContent"))
+        me.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
+        cell.find_element("css selector", "summary").click()
+        me.shows(".why[open] .why-text", why)
+        box = me.driver.execute_script(
+            "const r = document.querySelector('.why[open] .why-text').getBoundingClientRect();"
+            "return [r.left, r.right, document.documentElement.scrollWidth, innerWidth];")
+        # Inside the screen (MiniBrowser's window is a little wider than a phone's).
+        assert box[0] >= 0 and box[1] <= box[3] and box[2] <= box[3], box
+        webkit.save_screenshot(str(ARTIFACTS / f"webkit-rules-{lang}.png"))
+        board = webkit.current_url
+        me.tap("a#how-to-play", link)
+        me.shows("h1", title)
+        assert me.css("figure.layout svg")[0].is_displayed()
+        webkit.save_screenshot(str(ARTIFACTS / f"webkit-how-to-play-{lang}.png"))
+        if lang == "en":
+            me.tap("footer.language button", "Español")
+            me.shows("h1", "Cómo jugar")
+        me.open(board.replace(live_server, ""))
+    me.tap("footer.language button", "English")
+    me.watch()
+    assert me.errors == [], f"WebKit reported errors: {me.errors}"

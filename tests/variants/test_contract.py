@@ -19,7 +19,15 @@ import pytest
 from scorekeeper import rules, variants
 from scorekeeper.db import read_game
 from scorekeeper.reports import csv_export
-from scorekeeper.rules.base import Hand, Round, RoundResult, Setting, resolve_settings
+from scorekeeper.rules.base import (
+    Hand,
+    Round,
+    RoundResult,
+    Setting,
+    Term,
+    Why,
+    resolve_settings,
+)
 from scorekeeper.rules.hands import check_hands, hand_winners
 from scorekeeper.rules.seats import left_of
 from scorekeeper.rules.table import Table, Variant
@@ -70,6 +78,12 @@ class Fewest(Variant):
     def table(self, game):
         return FewestTable(game)
 
+    def explain(self, game, result):
+        return tuple({name: Why((Term("won", int(name in done.hand_winners), 1,
+                                      int(name in done.hand_winners)),),
+                                done.scores[name], name in done.hand_winners)
+                      for name in game.players} for done in result.rounds)
+
 
 class FewestHome(CardsHome):
     """The made-up variant's home: the cards form and the shared pages, its own words."""
@@ -84,6 +98,13 @@ class FewestHome(CardsHome):
 
     def summary(self, settings):
         return f"first to {settings['hands_to_win']} hands"
+
+    def rules_lines(self, core):
+        return ["The fewest cards left win the hand.",
+                f"The first to win {core.settings['hands_to_win']} hands wins."]
+
+    def why_words(self, settings, name, why, done):
+        return f"{name}: {'won' if why.won else 'lost'} the hand: {why.score}"
 
 
 @pytest.fixture
@@ -179,7 +200,20 @@ def play_the_path(app, client, home) -> None:
     board = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f"{home.rounds(1)} played" in board and home.label in board
     with app.app_context():
-        assert read_game(game_id).core.rounds == (first,)
+        game = read_game(game_id)
+        assert game.core.rounds == (first,)
+        # This game's rules, in words, one tap from its scoreboard; each score explained by
+        # the rules' own terms, which add up to it.
+        (why,) = home.rules.explain(game.core, game.result)
+        done = game.result.rounds[0]
+        assert {name: sum(t.total for t in one.terms) for name, one in why.items()} == {
+            name: done.scores[name] for name in why}
+        with app.test_request_context():
+            lines, said = home.rules_lines(game.core), home.explain(game)
+    sheet = re.search(r'<details class="rules-sheet".*?</details>', board, re.S).group(0)
+    assert len(lines) >= 2 and sheet.count("<li>") == len(lines)
+    assert len(said) == 1 and set(said[0]) == set(why) and all(said[0].values())
+    assert board.count('<p class="why-text">') == len(why)
 
     # A correction opens filled in with what was stored, and saves the new round.
     edit = client.get(f"/games/{game_id}/hands/1/edit").get_data(as_text=True)

@@ -11,7 +11,7 @@ from flask_babel import gettext, ngettext
 from ... import rules
 from ...rules.chips import CHIPS
 from ...rules.chips_pot import cards_owed, pay, pot_of, split_pot
-from ...words import N_
+from ...words import N_, together
 from ..base import Entry, FactLine, RecordLine, comeback, winners_win
 from ..cards import KINGS, KINGS_LEFT, CardsHome
 from ..standings import Page
@@ -23,6 +23,10 @@ CHANGED = {"ante": N_("ante %(num)s"), "pass_chips": N_("pass %(num)s"),
            "missed_draw_chips": N_("missed draw %(num)s"), "card_chips": N_("card %(num)s"),
            "king_chips": N_("king %(num)s")}
 SET_NAMES = {"house": N_("House set"), "jax": N_("Jax set"), "standard": N_("Standard set")}
+# What each event pays, in "During the hand: a pass pays 1".
+PAYS = {"pass_chips": N_("a pass pays %(num)s"),
+        "king_held_chips": N_("being caught holding a king pays %(num)s"),
+        "missed_draw_chips": N_("forgetting to draw pays %(num)s")}
 EVENT_COLUMNS = {"pass": "passes", "king_held": "king_held", "missed_draw": "missed_draw"}
 
 
@@ -54,6 +58,8 @@ class ChipsHome(CardsHome):
                    N_("%(name)s took a pot of %(value)s: the table's %(variant)s record")),
         KINGS, comeback(_chips))
     assets = ("variants/chips/chips.css", "variants/chips/chips.js")
+    sets_help = N_("House: 50 chips each, stacks carry over, 0 chips is out. Jax, the boxed "
+                   "set: its 80 chips split evenly and re-split every hand; play to 100.")
 
     def summary(self, settings: Mapping[str, Any]) -> str:
         """Return the set, how its chips are dealt, what differs from the set, the target."""
@@ -226,6 +232,53 @@ class ChipsHome(CardsHome):
         stories = told.told(game.core, result, reset, lambda count: self.unit(settings, count))
         return {"standings": self.standings(game), "heading": heading, "note": note,
                 "reset": reset, "stories": stories}
+
+    def rules_lines(self, core: rules.Game) -> list[str]:
+        """Return the chip set and its split, what each thing pays, who takes the pot, how
+        the chips carry over or are re-split, and how the game ends."""
+        settings = CHIPS.resolve_settings(core.settings)
+        lines = []
+        if settings["start_chips"] is not None:
+            lines.append(gettext("Everyone starts with %(num)s chips.",
+                                 num=settings["start_chips"]))
+        else:
+            total, players = settings["total_chips"], len(core.players)
+            box = total % players
+            lines.append(gettext("The %(total)s chips are split evenly: %(each)s each for "
+                                 "%(players)s players.", total=total, each=total // players,
+                                 players=players)
+                         + ("" if not box else " " + ngettext(
+                             "%(num)d stays in the box.", "%(num)d stay in the box.", box)))
+        lines.append(gettext("Every hand, everyone antes %(num)s into the pot.",
+                             num=settings["ante"]))
+        events = [gettext(word, num=settings[key]) for key, word in PAYS.items() if settings[key]]
+        if events:
+            lines.append(gettext("During the hand: %(events)s.", events=together(events)))
+        lines.append(gettext("At the end, everyone who did not go out pays %(card)s for each "
+                             "card left and %(king)s for each king.",
+                             card=settings["card_chips"], king=settings["king_chips"]))
+        lines.append(gettext("The hand's winner takes the pot; in a stalemate the fewest "
+                             "cards split it."))
+        target = settings["target"]
+        if settings["reset_each_hand"]:
+            lines.append(gettext("The chips are re-split every hand: your score is the pots "
+                                 "you won."))
+            lines.append(gettext("The game ends after the hand in which a score reaches "
+                                 "%(target)s; the highest score wins.", target=target)
+                         if target else gettext("The highest score wins."))
+        else:
+            lines.append(gettext("Stacks carry over; a player with no chips left is out."))
+            lines.append(gettext("The game ends after the hand in which a stack reaches "
+                                 "%(target)s, or when one player holds all the chips; the "
+                                 "most chips win.", target=target) if target else
+                         gettext("The game ends when one player holds all the chips; the "
+                                 "most chips win."))
+        return lines
+
+    def why_words(self, settings: Mapping[str, Any], name: str, why: rules.Why,
+                  done: rules.RoundResult) -> str:
+        """Return what a player paid into a hand's pot, who won it, and the net or score."""
+        return told.why_words(name, why, done, settings["reset_each_hand"])
 
     def live(self, game) -> dict[str, Any] | None:
         """Return the live pot of the hand in progress."""

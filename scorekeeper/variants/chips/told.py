@@ -7,10 +7,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from ... import rules
+from ...words import signed, together
 from .live import flow_word, paid
+
+# What was paid for, counted, in "Ann paid 1 ante, 2 passes and 5 cards".
+PAID_FOR = {
+    "ante": lambda n: ngettext("%(num)d ante", "%(num)d antes", n),
+    "pass": lambda n: ngettext("%(num)d pass", "%(num)d passes", n),
+    "king_held": lambda n: ngettext("caught holding a king once",
+                                    "caught holding a king %(num)d times", n),
+    "missed_draw": lambda n: ngettext("%(num)d missed draw", "%(num)d missed draws", n),
+    "cards": lambda n: ngettext("%(num)d card", "%(num)d cards", n),
+}
 
 
 @dataclass(frozen=True)
@@ -76,3 +87,29 @@ def told(core: rules.Game, result: rules.GameResult, reset: bool,
         hands.append(Told(done.number, done.dealer, entered.went_out, done.extra["pot"],
                           list(shares.items()), people))
     return hands[::-1]
+
+
+def why_words(name: str, why: rules.Why, done: rules.RoundResult, reset: bool) -> str:
+    """Return how a player's chips moved in a hand, from the rules' explanation: "Ann paid
+    1 ante, 2 passes and 5 cards: 8 into the pot; Cy won the pot of 19. Net: −8"."""
+    payments = [term for term in (why.paid if reset else why.terms) if term.kind != "pot"]
+    said = []
+    if payments:
+        things = []
+        for term in payments:
+            thing = PAID_FOR[term.kind](term.count)
+            if term.owed is not None:
+                thing += " " + gettext("(all %(paid)s left, of %(owed)s owed)", paid=-term.total,
+                                       owed=term.owed)
+            things.append(thing)
+        said.append(gettext("%(name)s paid %(things)s: %(num)s into the pot", name=name,
+                            things=together(things),
+                            num=-sum(term.total for term in payments)))
+    pot, winners = done.extra["pot"], done.hand_winners
+    said.append(ngettext("%(names)s won the pot of %(pot)s",
+                         "%(names)s split the pot of %(pot)s", len(winners),
+                         names=together(winners), pot=pot))
+    text = "; ".join(said)
+    if reset:
+        return text + ". " + gettext("Score: %(num)s", num=why.score)
+    return text + ". " + gettext("Net: %(num)s", num=signed(why.score))

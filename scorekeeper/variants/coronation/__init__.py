@@ -13,7 +13,7 @@ from flask_babel import gettext, ngettext
 
 from ... import rules
 from ...rules.coronation import CORNERS, CORONATION, check_deal, score_deal
-from ...words import N_
+from ...words import N_, together
 from ..base import (
     NOBODY,
     Entry,
@@ -206,6 +206,29 @@ class CoronationHome(Home):
                         victory=gettext(CLASS_HEAD[victory]), score=score), victory)
 
     # -- reports ----------------------------------------------------------------------
+    def rules_lines(self, core: rules.Game) -> list[str]:
+        """Return what scores a point, how a deal is won and its classes, and the match."""
+        return [
+            gettext("Two players. Each deal, a point for each corner crowned King to Ace, "
+                    "and one for slaying the dragon: being the first to empty your hand."),
+            gettext("More points win the deal; equal points draw it. 5–0 is an absolute "
+                    "victory, 4 points an incredible one."),
+            ngettext("The first to win %(num)d deal wins the match.",
+                     "The first to win %(num)d deals wins the match.",
+                     core.settings["deals_to_win"]),
+        ]
+
+    def why_words(self, settings: Mapping[str, Any], name: str, why: rules.Why,
+                  done: rules.RoundResult) -> str:
+        """Return e.g. "Ann: corners crowned: 1 and 3; the dragon: slain: 3 points"."""
+        crowned, dragon = why.terms
+        corners = (together(str(index + 1) for index in crowned.which) if crowned.count
+                   else gettext("none"))
+        return gettext("%(name)s: corners crowned: %(corners)s; the dragon: %(dragon)s: "
+                       "%(points)s", name=name, corners=corners,
+                       dragon=gettext("slain") if dragon.count else gettext("not slain"),
+                       points=ngettext("%(num)d point", "%(num)d points", why.score))
+
     def csv_cells(self, core, rnd, done, name) -> dict[str, Any]:
         """Return the dragon as who went out, the corners crowned and the deal's class."""
         return {"went_out": name == done.extra.get("dragon"), "cards": "", "kings": "",

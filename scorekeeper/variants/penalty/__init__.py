@@ -49,6 +49,41 @@ class PenaltyHome(CardsHome):
         return (gettext("%(num)s to go", num=left) if left > 0
                 else gettext("reached %(target)s", target=game.core.settings["target"]))
 
+    def rules_lines(self, core: rules.Game) -> list[str]:
+        """Return the target and how it ends the game, what a card and a king cost, who wins."""
+        settings = core.settings
+        target = settings["target"]
+        return [
+            gettext("Play to %(target)s: the game ends after the hand in which a total "
+                    "reaches %(target)s (%(target)s or more).", target=target)
+            if settings["end_when"] == "reaches" else
+            gettext("Play to %(target)s: the game ends after the hand in which a total "
+                    "passes %(target)s (more than %(target)s).", target=target),
+            gettext("Whoever goes out scores 0. Every other player scores %(king)s for each "
+                    "king left in hand and %(card)s for each other card.",
+                    king=settings["king_points"], card=settings["card_points"]),
+            gettext("A stalemate (nobody can play): the fewest cards score 0, as if they "
+                    "went out."),
+            gettext("The lowest total wins; equal totals share the win."),
+        ]
+
+    def why_words(self, settings: Mapping[str, Any], name: str, why: rules.Why,
+                  done: rules.RoundResult) -> str:
+        """Return e.g. "Ben: 3 cards, 1 of them a king: 2 × 1 + 1 × 10 = 12"."""
+        if why.won:
+            if why.terms:
+                return gettext("%(name)s: the fewest cards in the stalemate (%(num)s): 0",
+                               name=name, num=why.terms[0].count)
+            return gettext("%(name)s went out: 0", name=name)
+        cards, kings = why.terms
+        held = ngettext("%(num)d card", "%(num)d cards", cards.count + kings.count)
+        if kings.count:
+            held += ", " + ngettext("%(num)d of them a king", "%(num)d of them kings",
+                                    kings.count)
+        sums = [f"{term.count} × {term.each}" for term in why.terms if term.count]
+        return gettext("%(name)s: %(held)s: %(sum)s = %(points)s", name=name, held=held,
+                       sum=" + ".join(sums), points=why.score)
+
     def facts(self, name, rnd, done) -> dict[str, int]:
         """Add the hand's penalty points to the kings left."""
         found = super().facts(name, rnd, done)

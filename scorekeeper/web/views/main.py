@@ -92,6 +92,12 @@ def watch():
     return redirect(url_for("games.scoreboard", game_id=game_id, watch=1))
 
 
+@bp.route("/how-to-play")
+def how_to_play():
+    """Show how Kings Corners is played: the deal, the moves, going out, house variations."""
+    return render_template("how_to_play.html")
+
+
 @bp.route("/manifest.webmanifest")
 def manifest():
     """Describe the app to a phone's "Add to Home Screen": a name, icons, its own window."""

@@ -54,10 +54,13 @@ def _worker() -> str:
     if cached and not app.debug:
         return cached
     source = (Path(app.static_folder) / "sw.js").read_text()
-    kept = [*_kept(), url_for("offline.page"), url_for("main.manifest")]
+    # How to play is kept from the install on too: it is the same for every game, so it
+    # opens with no connection on a phone that has opened the app once.
+    kept = [*_kept(), url_for("offline.page"), url_for("main.how_to_play"),
+            url_for("main.manifest")]
     templates = Path(app.root_path, app.template_folder)
     digest = hashlib.sha256(source.encode())
-    for name in ("base.html", "offline.html"):
+    for name in ("base.html", "offline.html", "how_to_play.html"):
         digest.update((templates / name).read_bytes())
     # The offline page it keeps is in the catalogue's words: new words, a new cache.
     for catalogue in sorted((Path(app.root_path) / "web" / "translations").glob("*/*/*.po")):

@@ -1,0 +1,169 @@
+"""The rules at the table on a phone at 390x844, light and dark, English and Spanish: this
+game's rules open with one tap, a tapped score says why, how to play draws its layout, and
+axe finds nothing with the sheet and an explanation open."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+from scorekeeper.extensions import db
+from tests.browser.helpers import ARTIFACTS, CHROMIUM_FLAGS, PHONE, controlled
+from tests.helpers import ROOT, make_app, need, serve, stop_serving
+from tests.site import pages, seed
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .concat((await axe.run(document, {runOnly: ["target-size"], resultTypes: ["violations"]}))
+  .violations).map(v => `${v.id}: ${v.help}: ` + v.nodes.slice(0, 3).map(
+    n => n.target.join(" ")).join(", "))"""
+# Where an open explanation or sheet sits: inside the phone's width, and what covers its
+# middle is itself (nothing of the page drawn over it).
+PLACED = """(selector) => {
+  const el = document.querySelector(selector), box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {left: box.left, right: box.right, height: box.height, onTop: el.contains(hit),
+          width: document.documentElement.scrollWidth};
+}"""
+
+
+def spki(cert_path: Path) -> str:
+    """Return a certificate's public key as Chromium names it (base64 of its SHA-256)."""
+    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    der = cert.public_key().public_bytes(serialization.Encoding.DER,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """Serve games of every variant, in play and over; return (base URL, pages)."""
+    path = tmp_path_factory.mktemp("rules") / "site.sqlite"
+    ids = seed(path)
+    app = make_app(path, csrf=True)
+    server, base = serve(app)
+    yield base, pages(ids)
+    stop_serving(server)
+    with app.app_context():
+        db.engine.dispose()
+
+
+def phone(browser, base: str, scheme: str, lang: str):
+    """Return a phone's context, light or dark, in English or Spanish, with axe loaded."""
+    need(AXE.exists(), "axe-core in node_modules (npm ci)")
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True, base_url=base, color_scheme=scheme,
+                                  locale="es-ES" if lang == "es" else "en-US")
+    context.add_init_script(path=str(AXE))
+    return context
+
+
+WORDS = {"en": {"sheet": "This game’s rules", "how": "How to play", "layout": "The layout",
+                "penalty": "Play to 25: the game ends after the hand in which a total reaches 25",
+                "chips": "Everyone starts with 50 chips.",
+                "coronation": "The first to win 3 deals wins the match.",
+                "why": {"penalty": "Ben: 3 cards: 3 × 1 = 3",
+                        "chips": "Ann paid 1 ante and 2 cards: 3 into the pot",
+                        "coronation": "Ben: corners crowned: 2; the dragon: slain: 2 points"}},
+         "es": {"sheet": "Reglas de esta partida", "how": "Cómo jugar", "layout": "La mesa",
+                "penalty": "Jugar hasta 25: la partida termina tras la mano en que un total "
+                           "llega a 25",
+                "chips": "Todos empiezan con 50 fichas.",
+                "coronation": "El primero en ganar 3 repartos gana la partida.",
+                "why": {"penalty": "Ben: 3 cartas: 3 × 1 = 3",
+                        "chips": "Ann pagó 1 entrada y 2 cartas: 3 al pozo",
+                        "coronation": "Ben: esquinas coronadas: 2; el dragón: muerto: 2 puntos"}}}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_sheet_and_a_tapped_score_on_every_scoreboard(browser, site, scheme, lang):
+    base, paths = site
+    words = WORDS[lang]
+    context = phone(browser, base, scheme, lang)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        for variant in ("penalty", "chips", "coronation"):
+            page.goto(paths[f"scoreboard-{variant}"])
+            sheet = page.locator("details.rules-sheet")
+            assert not sheet.locator(".rules-lines").is_visible()
+            page.locator("details.rules-sheet > summary").filter(has_text=words["sheet"]).tap()
+            assert words[variant] in sheet.locator(".rules-lines").inner_text()
+            # The first hand's second cell (or row): tapped, it says why; tapped again, closed.
+            cell = page.locator("details.why").filter(
+                has=page.locator(".why-text", has_text=words["why"][variant])).first
+            cell.locator("summary").tap()
+            said = cell.locator(".why-text")
+            assert said.is_visible() and said.inner_text().startswith(words["why"][variant])
+            placed = page.evaluate(PLACED, ".why[open] .why-text")
+            assert placed["left"] >= 0 and placed["right"] <= PHONE["width"], placed
+            assert placed["onTop"] and placed["width"] <= PHONE["width"], placed
+            assert page.evaluate(AXE_RUN) == [], variant
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"rules-{variant}-{lang}-{scheme}.png"),
+                            full_page=True)
+            cell.locator("summary").tap()
+            assert not said.is_visible()
+            # How to play, one tap from the scoreboard.
+            assert page.locator("a#how-to-play").inner_text() == words["how"]
+        page.locator("a#how-to-play").tap()
+        page.wait_for_selector("figure.layout svg")
+        assert page.locator("svg title").text_content().startswith(words["layout"])
+        box = page.locator("figure.layout svg").bounding_box()
+        assert box["width"] >= 280 and box["height"] >= 280  # the layout, drawn big
+        assert page.evaluate(AXE_RUN) == []
+        page.screenshot(path=str(ARTIFACTS / f"rules-how-to-play-{lang}-{scheme}.png"),
+                        full_page=True)
+    finally:
+        context.close()
+
+
+def test_how_to_play_opens_offline_after_one_visit_over_https(browser, tmp_path):
+    """Over HTTPS (`make run HTTPS=1`), a phone that opened how to play once opens it again
+    with no connection: the service worker keeps it, its stylesheet and its drawing."""
+    from scorekeeper.server.serve import https_server
+
+    app = make_app(tmp_path / "tls.sqlite", csrf=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server, made = https_server(app, "127.0.0.1", port, tmp_path / "tls")
+    threading.Thread(target=server.safe_start, daemon=True).start()
+    trusting = browser.browser_type.launch(
+        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
+        headless=True, args=[*CHROMIUM_FLAGS,
+                             f"--ignore-certificate-errors-spki-list={spki(made.files.cert)}"])
+    context = trusting.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                   base_url=f"https://localhost:{port}")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto("/games/new")
+        controlled(page)
+        page.locator("a#how-to-play").tap()
+        page.wait_for_selector("figure.layout svg")
+        page.goto("/")
+        context.set_offline(True)
+        page.goto("/how-to-play")
+        assert page.locator("h1").inner_text() == "How to play Kings Corners"
+        assert page.locator("figure.layout svg").is_visible()
+        assert "Deal seven cards" in page.locator("main").inner_text()
+        # Drawn in the page's colours: its own stylesheet came from the phone.
+        assert page.evaluate("getComputedStyle(document.querySelector('.layout rect'))"
+                             ".strokeWidth") == "1.5px"
+        page.screenshot(path=str(ARTIFACTS / "rules-how-to-play-offline.png"))
+    finally:
+        context.close()
+        trusting.close()
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()

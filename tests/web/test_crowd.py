@@ -141,3 +141,20 @@ def test_the_nights_qr_takes_a_phone_to_its_table_every_round_behind_a_passcode(
     assert offered["url"] == "/crowds/1/me"
     moved = text(phone.get("/crowds/1/me", follow_redirects=True))
     assert "Round 2: table" in moved
+
+
+def test_history_shows_a_crowd_night_as_one_night_with_its_rounds_and_tables(app):
+    client = app.test_client()
+    start(client, names=ELEVEN[:6], table_size="3", rounds="2")
+    finish_all(app, 1, 1)
+    client.post("/crowds/1/next", data={"after": "1"})
+    finish_all(app, 1, 2)
+    listed = text(client.get("/history/"))
+    assert listed.count("4 games") == 1, listed  # one night of four games, not four nights
+    with app.app_context():
+        night_id = db.session.get(Crowd, 1).night_id
+    page = text(client.get(f"/history/nights/{night_id}"))
+    assert "2 rounds · 2 tables" in page and "wins the night" in page
+    for round_number in (1, 2):
+        for table in (1, 2):
+            assert f"Round {round_number}, table {table}" in page

@@ -174,3 +174,13 @@ def test_a_backup_keeps_the_crowd_night_and_restores_it(guarded_app):
         restored = crowds.of_night(db.session.scalar(db.select(Game.night_id)))
         assert shown(restored.id) == before
         assert backup.text() == text
+
+
+def test_a_merged_player_keeps_their_place_at_the_night():
+    from scorekeeper.db.models import Player
+    crowd_id = crowd.start(plan(names=[*ELEVEN[:4], "Zed"]), seed=10)
+    play.new_game("penalty", {}, ["Zedd", "Ida"], 0)
+    ids = {p.name: p.id for p in db.session.query(Player)}
+    play.merge_players(ids["Zedd"], ids["Zed"])
+    names = [name for _, name in reading.night(crowd_id).players]
+    assert "Zedd" in names and "Zed" not in names and len(names) == 5

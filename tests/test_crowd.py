@@ -184,3 +184,13 @@ def test_a_merged_player_keeps_their_place_at_the_night():
     play.merge_players(ids["Zedd"], ids["Zed"])
     names = [name for _, name in reading.night(crowd_id).players]
     assert "Zedd" in names and "Zed" not in names and len(names) == 5
+
+
+def test_a_game_started_another_way_never_joins_a_crowd_night():
+    crowd_id = crowd.start(plan(names=ELEVEN[:5]), seed=11)
+    tables = reading.night(crowd_id).tables
+    crowd_night = db.session.get(Game, tables[0].game_id).night_id
+    other = play.new_game("penalty", {}, ["Ann", "Zoe"], 0)
+    assert db.session.get(Game, other).night_id != crowd_night
+    assert db.session.get(Game, play.new_game("penalty", {}, ["Cy", "Zoe"], 0)).night_id == \
+        db.session.get(Game, other).night_id

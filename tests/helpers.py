@@ -661,3 +661,18 @@ class DrawnTable:
     def delete(self, pick) -> None:
         self.client.post(f"/games/{pick[0]}/delete")
         self.games.remove(pick)
+
+
+def play_out(game_id: int, order=None) -> list[str]:
+    """Finish a game in one hand, inside an app context: the first of `order` (its players
+    in finishing order; seat order if None) goes out, the others hold 1, 2, 3... cards,
+    and the game is ended by hand. Return the finishing order."""
+    from scorekeeper import play
+    from scorekeeper.db import read_game
+
+    players = list(read_game(game_id).players)
+    order = list(order or players)
+    held = {name: place for place, name in enumerate(order) if place}
+    play.record(game_id, 1, hand_data(players, order[0], held), None)
+    play.set_ended(game_id, True)
+    return order

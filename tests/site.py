@@ -72,9 +72,18 @@ def seed(path) -> dict[str, int]:
                                           RTL: {"cards": 2, "kings": 0}}}]})})
     client.post("/seasons/", data={"name": "Summer league", "first_day": "2025-06-01",
                                    "last_day": "2025-08-31"})
+    # A night for a crowd, its first round half played (table 1's game over).
+    night = client.post("/crowds/new", data={
+        "new_names": "\n".join(["Ann", "Ben", RTL, "Dee", "Eve"]), "variant": "penalty",
+        "table_size": "3", "seating": "random", "moving": "progressive", "rounds": "3"})
+    ids["crowd"] = int(night.headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
+        from scorekeeper.db import crowds
         ids["rtl_player"] = db.session.query(Player.id).filter_by(name=RTL).scalar()
+        ids["crowd_night"] = crowds.get(ids["crowd"]).night_id
+        first = crowds.tables(ids["crowd"], 1)[0].game_id
         db.engine.dispose()
+    client.post(f"/games/{first}/end")
     return ids
 
 
@@ -110,6 +119,10 @@ def pages(ids: dict[str, int]) -> dict[str, str]:
         "which-one": f"/games/{ids['penalty']}/seat",
         "part-penalty": f"/games/{ids['penalty']}/hands/3/part?seat=1",
         "part-coronation": f"/games/{ids['coronation']}/hands/2/part?seat=1",
+        "crowd-new": "/crowds/new",
+        "crowd-night": f"/crowds/{ids['crowd']}",
+        "crowd-who": f"/crowds/{ids['crowd']}/who",
+        "crowd-history-night": f"/history/nights/{ids['crowd_night']}",
     })
     return out
 

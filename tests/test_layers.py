@@ -21,7 +21,7 @@ LAYERS = [  # lowest first
     ("variants", ["scorekeeper.variants"]),
     ("db", ["scorekeeper.db"]),
     ("reports", ["scorekeeper.reports"]),
-    ("play", ["scorekeeper.play"]),
+    ("play", ["scorekeeper.play", "scorekeeper.crowd"]),
     ("web", ["scorekeeper.web"]),
     ("the app and its commands", ["scorekeeper", "scorekeeper.cli", "scorekeeper.server.serve"]),
 ]

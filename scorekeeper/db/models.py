@@ -420,3 +420,59 @@ class UnlockedPhone(db.Model):
     label: Mapped[str] = mapped_column(String(80))  # what the phone said it is, shortened
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
+
+
+class Crowd(db.Model):
+    """A night for a crowd: its players at several tables at once, round after round, each
+    table's game an ordinary game of the night (docs/crowd.md). What the host chose: the
+    variant and its rules, the table size, how the first round is seated (`seating`:
+    random, rating or hand), how the next ones are (`moving`: progressive, redraw or same),
+    and how many rounds (None: decided as the night goes; ending the night sets it to the
+    round being played)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"),
+                                          unique=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    table_size: Mapped[int]
+    seating: Mapped[str] = mapped_column(String(20))
+    moving: Mapped[str] = mapped_column(String(20))
+    rounds: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(default=table_time)
+
+
+class CrowdPlayer(db.Model):
+    """One of a crowd night's players."""
+
+    __tablename__ = "crowd_player"
+    __table_args__ = (PrimaryKeyConstraint("crowd_id", "player_id"),)
+    crowd_id: Mapped[int] = mapped_column(ForeignKey("crowd.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+
+
+class CrowdTable(db.Model):
+    """A table of a round of a crowd night: its game (an ordinary game, with its seats).
+    Table 1 is the top table."""
+
+    __tablename__ = "crowd_table"
+    __table_args__ = (UniqueConstraint("crowd_id", "round", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    crowd_id: Mapped[int] = mapped_column(ForeignKey("crowd.id", ondelete="CASCADE"))
+    round: Mapped[int]
+    number: Mapped[int]
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"),
+                                         unique=True)
+
+
+class CrowdPhone(db.Model):
+    """A phone that joined a crowd night by its QR code as one of its players: seated at
+    that player's table each round (as a `SeatPhone`). Not part of a backup."""
+
+    __tablename__ = "crowd_phone"
+    __table_args__ = (UniqueConstraint("crowd_id", "phone"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    crowd_id: Mapped[int] = mapped_column(ForeignKey("crowd.id", ondelete="CASCADE"))
+    phone: Mapped[str] = mapped_column(String(64))  # sha256 of the phone's key
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    label: Mapped[str] = mapped_column(String(80))

@@ -1,7 +1,8 @@
 """Game nights: which night a new game joins, renaming a night, moving a game to another.
 
 A game started within 12 hours of the latest night's last hand joins that night, so a night
-that runs past midnight stays one night; otherwise a new night begins. A game dated another
+that runs past midnight stays one night; otherwise a new night begins. A night for a crowd
+holds its tables' games alone: a game started another way never joins it. A game dated another
 day (an imported game log) joins the night of that day, never tonight's.
 """
 
@@ -14,7 +15,7 @@ from sqlalchemy import bindparam, func, or_, select, union_all
 
 from .. import rules
 from ..extensions import db
-from .models import Game, Night, Round
+from .models import Crowd, Game, Night, Round
 
 NIGHT_GAP = timedelta(hours=12)
 NAME_MAX = 80
@@ -59,8 +60,8 @@ def night_for(when: datetime, played_on: date | None = None) -> Night:
     """
     if played_on is not None and played_on != when.date():
         return night_on(played_on)
-    night = db.session.scalar(select(Night).where(Night.started_at <= when)
-                              .order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
+    night = db.session.scalar(select(Night).where(Night.started_at <= when, ~Night.id.in_(
+        select(Crowd.night_id))).order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
     if night is not None and when - last_hand_at(night) <= NIGHT_GAP:
         return night
     night = Night(started_at=when)
@@ -73,7 +74,8 @@ def night_on(day: date) -> Night:
     start = datetime.combine(day, time())
     began_that_day = (Night.started_at >= start) & (Night.started_at < start + timedelta(days=1))
     night = db.session.scalar(
-        select(Night).where(or_(began_that_day, Night.games.any(Game.played_on == day)))
+        select(Night).where(or_(began_that_day, Night.games.any(Game.played_on == day)),
+                            ~Night.id.in_(select(Crowd.night_id)))
         .order_by(Night.started_at.desc(), Night.id.desc()).limit(1))
     if night is None:
         night = Night(started_at=start)

@@ -13,7 +13,7 @@ from datetime import date, datetime
 
 from .. import rules
 from ..extensions import db
-from . import named_seasons
+from . import crowds, named_seasons
 from .models import Night, Player
 from .writer import NewGame, add_games, highest_deleted
 
@@ -54,6 +54,22 @@ class KeptGame:
 
 
 @dataclass(frozen=True)
+class KeptCrowd:
+    """A crowd night's own part of a night of the backup, checked: what the host chose,
+    its players by roster key, and its tables as (round, table, index of the night's game)."""
+
+    variant: str
+    settings: dict
+    table_size: int
+    seating: str
+    moving: str
+    rounds: int | None
+    created_at: datetime
+    keys: list[str]
+    tables: list[tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
 class KeptNight:
     """A night of the backup, checked, and its games (checked as they are read)."""
 
@@ -61,6 +77,7 @@ class KeptNight:
     notes: str | None
     started_at: datetime
     games: Iterator[KeptGame]
+    crowd: KeptCrowd | None = None
 
 
 def write(roster: Iterable[Member], named: Iterable[NamedSeason], nights: Iterable[KeptNight],
@@ -82,12 +99,14 @@ def write(roster: Iterable[Member], named: Iterable[NamedSeason], nights: Iterab
     # Read once: past the first game, the ids run on from it by themselves.
     deleted = highest_deleted()
 
-    def flush() -> None:
+    def flush() -> list[int]:
         nonlocal deleted
-        if waiting:
-            add_games(waiting, deleted=deleted)
-            waiting.clear()
-            deleted = None
+        if not waiting:
+            return []
+        ids = add_games(waiting, deleted=deleted)
+        waiting.clear()
+        deleted = None
+        return ids
 
     def wait(game: KeptGame, night: Night | None) -> None:
         waiting.append(NewGame(game.core, [players[key] for key in game.keys], game.played_on,
@@ -97,11 +116,16 @@ def write(roster: Iterable[Member], named: Iterable[NamedSeason], nights: Iterab
         night = Night(name=kept.name, notes=kept.notes, started_at=kept.started_at)
         db.session.add(night)
         night_count += 1
+        if kept.crowd is not None:  # its games written on their own: their ids are its tables'
+            flush()
+        ids: list[int] = []
         for game in kept.games:
             wait(game, night)
             game_count += 1
             if len(waiting) >= GAMES_AT_ONCE:  # a night of very many games
-                flush()
+                ids += flush()
+        if kept.crowd is not None:
+            _crowd(kept.crowd, night, ids + flush(), players)
         if night_count % BATCH == 0:
             flush()
             _let_go()
@@ -114,6 +138,16 @@ def write(roster: Iterable[Member], named: Iterable[NamedSeason], nights: Iterab
     flush()
     db.session.flush()
     return {"players": len(players), "nights": night_count, "games": game_count}
+
+
+def _crowd(kept: KeptCrowd, night: Night, game_ids: list[int],
+           players: dict[str, Player]) -> None:
+    """Write a crowd night's own part, its tables pointing at its games just written."""
+    found = crowds.add(night, kept.variant, kept.settings, kept.table_size, kept.seating,
+                       kept.moving, kept.rounds, [players[key] for key in kept.keys],
+                       kept.created_at)
+    for round_number, number, index in kept.tables:
+        crowds.add_table(found.id, round_number, number, game_ids[index])
 
 
 def _let_go() -> None:

@@ -9,6 +9,7 @@ from sqlalchemy import bindparam, func, select, update
 
 from .. import rules
 from ..extensions import db
+from . import crowds
 from .models import Event, Game, HandEntry, Player, Round, Seat
 from .named_seasons import in_season
 
@@ -136,6 +137,7 @@ def merge(keeper: Player, duplicate: Player) -> int:
         if duplicate.id in (row.corners or ()):
             row.corners = [keeper.id if pid == duplicate.id else pid for pid in row.corners]
     db.session.flush()
+    crowds.merge_player(keeper.id, duplicate.id)
     db.session.delete(duplicate)
     db.session.flush()
     db.session.expire_all()

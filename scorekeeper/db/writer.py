@@ -195,8 +195,9 @@ def _made(new: NewGame) -> tuple[dict[str, Any], list[datetime], dict[str, int]]
 
 def create_game(variant: str, settings: dict[str, Any], names: list[str], first_dealer_seat: int,
                 played_on: date | None = None, rounds: Sequence[rules.Round] = (),
-                ended: bool = False) -> Game:
-    """Check and add a new game (or an imported one) to tonight's night; not committed."""
+                ended: bool = False, night: Night | None = None) -> Game:
+    """Check and add a new game (or an imported one) to tonight's night, or to `night`
+    (a table of a crowd night); not committed."""
     spec = rules.get_variant(variant)
     resolved = spec.resolve_settings(settings)
     cleaned = [clean_name(name, f"players[{i}]") for i, name in enumerate(names)]
@@ -210,7 +211,7 @@ def create_game(variant: str, settings: dict[str, Any], names: list[str], first_
     now = table_time()
     played_on = played_on or now.date()
     game_id = add_game(core, players, played_on=played_on,
-                       night=nights.night_for(now, played_on))
+                       night=night or nights.night_for(now, played_on))
     return db.session.get(Game, game_id)
 
 

@@ -23,11 +23,12 @@ from sqlalchemy.orm import Session
 from .. import rules
 from ..db import Loaded, read_games
 from ..db import nights as nights_
-from ..db.models import Game, Night, Player, Season
+from ..db.models import Crowd, CrowdPlayer, CrowdTable, Game, Night, Player, Season
 from ..db.nights import clean_text
-from ..db.restore import KeptGame, KeptNight, Member, NamedSeason
+from ..db.restore import KeptCrowd, KeptGame, KeptNight, Member, NamedSeason
 from ..db.roster import clean_name, name_key
 from ..extensions import db
+from ..rules import crowd as rule
 from . import exchange, gamelog
 
 FORMAT = "kings-corners-backup/1"
@@ -122,10 +123,39 @@ def _nights(session: Session) -> Iterator[dict[str, Any]]:
         for night_id, game_id in placed:
             by_night.setdefault(night_id, []).append(_game(games[game_id]))
         del games
+        crowds = _crowds(session, [n.id for n in nights], placed)
         for night in nights:
-            yield {"name": night.name, "notes": night.notes,
+            doc = {"name": night.name, "notes": night.notes,
                    "started_at": _when(night.started_at), "games": by_night.get(night.id, [])}
+            if night.id in crowds:
+                doc["crowd"] = crowds[night.id]
+            yield doc
         last = (nights[-1].started_at, nights[-1].id)
+
+
+def _crowds(session: Session, night_ids: list[int], placed) -> dict[int, dict[str, Any]]:
+    """Return the crowd nights among these nights, by night, as a backup keeps them: what
+    the host chose, the players, and each table as [round, table, the game's index in the
+    night's games]."""
+    found: dict[int, dict[str, Any]] = {}
+    index: dict[int, int] = {}  # each game's place among its night's games
+    counted: dict[int, int] = {}
+    for night_id, game_id in placed:
+        index[game_id] = counted.get(night_id, 0)
+        counted[night_id] = index[game_id] + 1
+    for crowd in session.scalars(select(Crowd).where(Crowd.night_id.in_(night_ids))):
+        names = session.scalars(select(Player.name).join(
+            CrowdPlayer, CrowdPlayer.player_id == Player.id)
+            .where(CrowdPlayer.crowd_id == crowd.id).order_by(Player.name_key)).all()
+        tables = session.execute(select(CrowdTable.round, CrowdTable.number, CrowdTable.game_id)
+                                 .where(CrowdTable.crowd_id == crowd.id)
+                                 .order_by(CrowdTable.round, CrowdTable.number)).all()
+        found[crowd.night_id] = {
+            "variant": crowd.variant, "rules": crowd.settings, "table_size": crowd.table_size,
+            "seating": crowd.seating, "moving": crowd.moving, "rounds": crowd.rounds,
+            "created_at": _when(crowd.created_at), "players": list(names),
+            "tables": [[r, n, index[g]] for r, n, g in tables if g in index]}
+    return found
 
 
 def _loose_games(session: Session) -> Iterator[dict[str, Any]]:
@@ -282,6 +312,36 @@ def _checked_game(raw: Any, where: str, players: set[str]) -> KeptGame:
                     waiting=_waiting(raw, where, core, check=not raw.get("needs_repair")))
 
 
+def _crowd(night: dict, where: str, players: set[str], games: int) -> KeptCrowd | None:
+    """Return a crowd night's own part of a night, checked (None: an ordinary night; a
+    backup from before crowd nights has none)."""
+    raw = night.get("crowd")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise Refused("must be an object", where)
+    try:
+        spec = rules.get_variant(raw.get("variant"))
+        settings = spec.resolve_settings(raw.get("rules") or {})
+    except (rules.RuleError, KeyError, TypeError):
+        raise Refused("names no variant of this app, or rules it refuses", where) from None
+    size, rounds = raw.get("table_size"), raw.get("rounds")
+    if (type(size) is not int or raw.get("seating") not in rule.SEATINGS
+            or raw.get("moving") not in rule.MOVES
+            or not (rounds is None or type(rounds) is int)):
+        raise Refused("has a table size, seating, moving or rounds this app cannot read", where)
+    names = _list(raw, "players", f"{where}.")
+    if any(not isinstance(n, str) or name_key(n) not in players for n in names):
+        raise Refused("has a player who is not on the roster", f"{where}.players")
+    tables = _list(raw, "tables", f"{where}.")
+    if any(not isinstance(t, list) or len(t) != 3 or any(type(x) is not int for x in t)
+           or not 0 <= t[2] < games for t in tables):
+        raise Refused("has a table that is not [round, table, game]", f"{where}.tables")
+    return KeptCrowd(spec.name, settings, size, raw["seating"], raw["moving"], rounds,
+                     _time(raw.get("created_at"), f"{where}.created_at"),
+                     [name_key(n) for n in names], [tuple(t) for t in tables])
+
+
 def _waiting(raw: dict, where: str, core: rules.Game, check: bool) -> list[rules.Event]:
     """Return the events of a hand in progress, checked as the hand would take them."""
     waiting = _list(raw, "events_in_progress", f"{where}.")
@@ -419,7 +479,8 @@ class Read:
                            f"{where}.notes", one_line=False),
                 _time(raw.get("started_at"), f"{where}.started_at"),
                 (_checked_game(game, f"{where}.games[{j}]", self.players)
-                 for j, game in enumerate(_list(raw, "games", f"{where}."))))
+                 for j, game in enumerate(_list(raw, "games", f"{where}."))),
+                _crowd(raw, f"{where}.crowd", self.players, len(raw.get("games") or ())))
 
     def loose(self) -> Iterator[KeptGame]:
         """Yield the games outside any night."""

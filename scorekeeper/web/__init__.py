@@ -23,6 +23,7 @@ from .views import (
     backup,
     cards,
     chips,
+    crowds,
     games,
     hands,
     history,
@@ -38,8 +39,8 @@ from .views import (
     trust,
 )
 
-BLUEPRINTS = (backup, cards, games, hands, history, join, languages, logs, main, offline, players,
-              seasons, seats, settings, trust, chips)
+BLUEPRINTS = (backup, cards, crowds, games, hands, history, join, languages, logs, main, offline,
+              players, seasons, seats, settings, trust, chips)
 
 
 def init(app: Flask) -> None:

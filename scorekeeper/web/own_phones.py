@@ -279,3 +279,30 @@ def _my_view(game: Loaded, mine: int, got, sent) -> dict[str, Any]:
         view["theirs_said"] = part_words(game, theirs.part) if view["theirs"] else ""
         view["deal"] = list(got.part.deal) if got and got.part.deal else None
     return view
+
+
+# A night for a crowd: one QR code for the night, and each phone taken to its player's
+# table every round (docs/crowd.md).
+
+def crowd_code(crowd_id: int) -> str:
+    """Return a crowd night's join code: what its QR carries, unguessable without the
+    install's secret key."""
+    secret = current_app.config["SECRET_KEY"]
+    secret = secret if isinstance(secret, bytes) else str(secret).encode()
+    return hmac.new(secret, f"join-crowd:{crowd_id}".encode(), hashlib.sha256).hexdigest()[:12]
+
+
+def crowd_join(crowd_id: int, code: str) -> bool:
+    """Remember that this phone came by the night's QR code; False when the code is wrong."""
+    right = crowd_code(crowd_id)
+    if not hmac.compare_digest(code.encode("utf-8", "replace"), right.encode()):
+        return False
+    session[JOINED] = [*session.get(JOINED, [])[-19:], f"crowd:{crowd_id}:{right}"]
+    return True
+
+
+def crowd_joined() -> bool:
+    """Tell whether this phone came by the QR code of this request's crowd night."""
+    crowd_id = (request.view_args or {}).get("crowd_id")
+    return (crowd_id is not None
+            and f"crowd:{crowd_id}:{crowd_code(crowd_id)}" in session.get(JOINED, []))

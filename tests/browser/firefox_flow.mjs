@@ -1,7 +1,7 @@
 // The table's main flow in Firefox ESR (Debian's), driven by puppeteer-core over WebDriver
 // BiDi at 390x844: new game, three hands, a correction, undo, another phone's save shown
-// live, dark, Spanish, a chips tap, a player's own phone (late parts, 11+ and Enter), and
-// no error in the console. Run by
+// live, dark, Spanish, a chips tap, a player's own phone (late parts, 11+ and Enter), a night
+// for a crowd (joined by its QR, taken to the next table), and no error in the console. Run by
 // tests/browser/test_firefox.py against a live server: node firefox_flow.mjs BASE_URL.
 import puppeteer from "puppeteer-core";
 
@@ -178,6 +178,53 @@ try {
   await ben.keyboard.press("Enter");
   await shows(ben, ".game-head", "3 hands played");
   same(await totals(ben), { Ann: 0, Ben: 23 }, "totals after Ben's own parts");
+
+  // A night for a crowd: this phone is the host; Ann's phone joins by the night's QR code
+  // with one tap on her name, is taken to her table and seat, sends her own part, is
+  // offered her next table once round 2 is seated, and sees the night's winner.
+  const endRound = async () => {  // End game now at every table of the round
+    await page.bringToFront();
+    await page.goto(base + "/crowds/1");
+    const boards = await page.evaluate(() => [...document.querySelector(".crowd-round")
+      .querySelectorAll(".crowd-table a.button")].map((a) => a.getAttribute("href")));
+    for (const board of boards) {
+      await page.goto(base + board);
+      await tap(page, "button", "End game now");
+      await Promise.all([page.waitForNavigation(), tap(page, "dialog.ask button[value=yes]")]);
+      await shows(page, ".banner .winner", "win");
+    }
+  };
+  await page.goto(base + "/crowds/new");
+  await page.type("#new_names", "Ann\nBen\nCy\nDee\nEve");
+  await page.$eval("#table_size", (e) => { e.value = "3"; });
+  await page.$eval("#rounds", (e) => { e.value = "2"; });
+  await Promise.all([page.waitForNavigation(), tap(page, "button[type=submit]", "Seat everyone")]);
+  await shows(page, "h1", "Round 1 of 2");
+  const qr = await page.$eval("#crowd-qr", (a) => a.getAttribute("href"));
+  const crowdJoin = new URL(qr, base).searchParams.get("to");
+  const ann = await (await browser.createBrowserContext()).newPage();
+  await ann.setViewport({ width: 390, height: 844 });
+  watch(ann, "Ann's phone at the night");
+  await ann.goto(base + crowdJoin);
+  await shows(ann, "h1", "Which one are you?");
+  await Promise.all([ann.waitForNavigation(), tap(ann, "button.big", "Ann")]);
+  await shows(ann, "main", "Round 1: table");
+  await shows(ann, ".mine-head", "Ann");
+  await tap(ann, "button[name=went_out]");
+  await shows(ann, "[data-parts] li.done", "Ann went out");
+  await endRound();
+  await page.goto(base + "/crowds/1");
+  await Promise.all([page.waitForNavigation(), tap(page, "#next-round")]);
+  await shows(page, "main", "Round 2 is seated");
+  await ann.bringToFront();  // a phone in view asks for news; a tab behind does not
+  await Promise.all([ann.waitForNavigation(), tap(ann, "[data-next-game] a")]);
+  await shows(ann, "main", "Round 2: table");
+  await shows(ann, ".mine-head", "Ann");
+  await endRound();
+  await ann.bringToFront();
+  await ann.goto(base + "/crowds/1");
+  await shows(ann, "h1", "The night is over");
+  await shows(ann, ".crowd-winner", "the night");
 } finally {
   await browser.close();
 }

@@ -357,3 +357,55 @@ def test_the_rules_at_the_table_in_webkit(webkit, live_server):
     me.tap("footer.language button", "English")
     me.watch()
     assert me.errors == [], f"WebKit reported errors: {me.errors}"
+
+
+def _end_the_round(page) -> None:
+    """End every table's game of the round being played, from the host's phone (Chromium):
+    End game now on each table's scoreboard."""
+    page.goto("/crowds/1")
+    links = page.locator(".crowd-round").first.locator(".crowd-table a.button")
+    boards = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    for board in boards:
+        page.goto(board)
+        page.locator("button:has-text('End game now')").click()
+        page.click("dialog.ask button[value=yes]")
+        page.wait_for_selector(".banner .winner")
+
+
+def test_a_crowd_night_on_an_iphone(webkit, live_server, phone):
+    """A night for a crowd: Ann's iPhone joins by the night's QR code with one tap on her
+    name, is taken to her table and seat, sends her own part, is offered her next table
+    when the host seats round 2, and sees the night's winner."""
+    from urllib.parse import parse_qs, urlparse
+
+    page, _ = phone
+    page.goto("/crowds/new")
+    page.fill("#new_names", "Ann\nBen\nCy\nDee\nEve")
+    page.fill("#table_size", "3")
+    page.fill("#rounds", "2")
+    page.locator("button:has-text('Seat everyone')").click()
+    page.locator("h1").filter(has_text="Round 1 of 2").wait_for()
+    join = parse_qs(urlparse(page.locator("#crowd-qr").get_attribute("href")).query)["to"][0]
+    ann = Phone(webkit, live_server)
+    ann.open(join)
+    ann.shows("h1", "Which one are you?")
+    ann.tap("button.big", "Ann")
+    ann.shows("main", "Round 1: table")
+    ann.shows(".mine-head", "Ann")
+    ann.tap("button[name=went_out]")
+    ann.shows("[data-parts] li.done", "Ann went out")
+
+    _end_the_round(page)
+    page.goto("/crowds/1")
+    page.locator("#next-round").click()
+    page.locator("main").filter(has_text="Round 2 is seated").wait_for()
+    ann.tap("[data-next-game] a")  # her finished board offers her next table
+    ann.shows("main", "Round 2: table")
+    ann.shows(".mine-head", "Ann")
+
+    _end_the_round(page)
+    ann.open("/crowds/1")
+    ann.shows("h1", "The night is over")
+    ann.shows(".crowd-winner", "the night")
+    ann.watch()
+    assert ann.errors == [], f"WebKit reported errors: {ann.errors}"

@@ -116,6 +116,12 @@ def every_change(ids: dict) -> dict[str, tuple[str, dict, dict]]:
         "seasons.add": ("/seasons/", {"name": "Summer", "first_day": "2026-06-01",
                                       "last_day": "2026-08-31"}, {}),
         "seasons.forget": ("/seasons/1/forget", {"confirmed": "1"}, {}),
+        "crowds.new": ("/crowds/new", {"new_names": "Ann\nBen\nCy\nDee\nEve",
+                                       "variant": "penalty", "table_size": "3"}, {}),
+        "crowds.next_round": ("/crowds/1/next", {"after": "1"}, {}),
+        "crowds.rounds": ("/crowds/1/rounds", {"rounds": "2"}, {}),
+        # A phone that did not come by the night's QR code: it is nobody at the night.
+        "crowds.who": ("/crowds/1/who", {"player": "1"}, {}),
     }
 
 
@@ -185,10 +191,11 @@ def test_a_page_that_only_leads_to_a_change_asks_first_then_carries_on(table):
     stranger, csrf = phone(app)
     penalty = ids["penalty"]
     asking = [e for e, view in app.view_functions.items() if getattr(view, "asks_passcode", 0)]
-    assert len(asking) == 9  # new game, record, edit, delete, import, merge, backup x2, settings
+    # new game, record, edit, delete, import, merge, backup x2, settings, a night for a crowd
+    assert len(asking) == 10
     for url in ["/games/new", f"/games/{penalty}/hands/new?hand=2", f"/games/{penalty}/delete",
                 f"/games/{penalty}/hands/1/edit", "/import", f"/players/{ids['ann']}/merge",
-                "/backup", "/backup/download", "/settings"]:
+                "/backup", "/backup/download", "/settings", "/crowds/new"]:
         response = stranger.get(url)
         assert response.status_code == 302, url
         assert response.headers["Location"].startswith("/unlock?next="), url

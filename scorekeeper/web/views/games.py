@@ -16,7 +16,7 @@ from flask import (
 from flask_babel import gettext
 
 from ... import play, rules, variants
-from ...db import version_of
+from ...db import crowds, version_of
 from ...db.roster import roster
 from ...extensions import csrf
 from ...reports import bgstats, ratings, share_card
@@ -75,19 +75,35 @@ def new():
 @bp.route("/<int:game_id>/version")
 def version(game_id: int):
     """Answer a phone asking "anything new since version V?": 204 when nothing is; once the
-    game is over, the next game started after it (a rematch) is news too."""
+    game is over, the next game started after it (a rematch) is news too; for a table of a
+    crowd night, its next round seated (the phone is taken to its own table of it)."""
     now = version_of(game_id)
     if now is None:
         abort(404)
-    if request.args.get("since", type=whole) == now.version and now.next is None:
+    url = None
+    if now.next is not None:
+        url = _next_url(game_id, now.next)
+    if request.args.get("since", type=whole) == now.version and url is None:
         response = current_app.response_class(status=204)
-    elif now.next is None:
+    elif url is None:
         response = jsonify(version=now.version)
     else:
-        response = jsonify(version=now.version, next=now.next,
-                           url=url_for("games.scoreboard", game_id=now.next))
+        response = jsonify(version=now.version, next=now.next, url=url)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _next_url(game_id: int, next_id: int) -> str | None:
+    """Return where a phone on a finished game goes next: the next game; for a table of a
+    crowd night, not another table's game, but, once the next round is seated, its own
+    table of it (crowds.me), and nowhere before."""
+    found = crowds.crowd_of_game(game_id)
+    if found is None:
+        return url_for("games.scoreboard", game_id=next_id)
+    crowd_id, table = found
+    if crowds.current_round(crowd_id) > table.round:
+        return url_for("crowds.me", crowd_id=crowd_id)
+    return None
 
 
 @bp.route("/<int:game_id>")
@@ -109,7 +125,7 @@ def scoreboard(game_id: int):
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),
-                           moves=changes,
+                           moves=changes, crowd_at=crowds.crowd_of_game(game_id),
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

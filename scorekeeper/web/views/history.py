@@ -12,6 +12,7 @@ from ... import play, rules
 from ...db import Loaded, night_list, nights
 from ...db.models import Night
 from ...extensions import db
+from ...reports import crowd as crowd_reading
 from ...reports import csv_export, history, share_card, story
 from ...words import capital, day, reason
 from ..forms import ConfirmForm, MoveGameForm, NightForm, whole
@@ -62,7 +63,7 @@ def _night_page(summary: history.NightSummary, form: NightForm, errors: dict[str
     """Render a night: its story, its games' final standings and the name-and-notes form."""
     night = summary.night
     told = story.night_story(night.id, summary.results)
-    return render_template("history/night.html", summary=summary,
+    return render_template("history/night.html", summary=summary, crowd=_crowd(night.id),
                            games=night_games(summary.games), form=form, errors=errors,
                            label=history.label(night), story=told,
                            share_text=share_card.text(share_card.night_card(summary, told))
@@ -94,6 +95,17 @@ def night(night_id: int):
     elif request.method == "POST":
         errors["name"] = expired(again="save again")
     return _night_page(summary, form, errors, 422 if errors else 200)
+
+
+def _crowd(night_id: int) -> dict | None:
+    """Return what a night's page shows of it as a night for a crowd (None: an ordinary
+    night): its rounds and tables, its winners, and each game's round and table."""
+    found = crowd_reading.of_night(night_id)
+    if found is None:
+        return None
+    return {"id": found.crowd.id, "rounds": found.round, "tables": len(found.rounds.get(1, ())),
+            "winners": found.winners,
+            "at": {t.game_id: t for tables in found.rounds.values() for t in tables}}
 
 
 def _move_form(offered: Sequence[history.NightRow], formdata=None) -> MoveGameForm:

@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper import crowd, play
 from scorekeeper.extensions import db
+from scorekeeper.rules.parts import Part
 from tests.browser.helpers import shot
 from tests.browser.test_look import AXE, AXE_RUN
 from tests.helpers import hand_data, make_app, need, play_out, serve, stop_serving
@@ -83,19 +84,26 @@ def test_the_board_shows_every_table_and_moves_on_to_the_next_round_by_itself(ro
     assert tv.evaluate(AXE_RUN) == []
     tv.evaluate("window.stayed = true")  # gone with a reload: the board redraws in place
 
-    first = tables_of(app, crowd_id)[0]
-    with app.app_context():
-        play.record(first.game_id, 1, hand_data(list(first.players), first.players[0],
-                                                {n: 3 for n in first.players[1:]}), None)
-    table = tv.locator(".room-table[data-table='1']")
-    table.locator(".room-hand", has_text="Hand 2").wait_for()
-    assert table.locator(".badge", has_text="deals").count() == 1
+    tables = tables_of(app, crowd_id)
+    with app.app_context():  # a hand at every table, and two parts of the next at table 2
+        for shown in tables:
+            players = list(shown.players)
+            play.record(shown.game_id, 1, hand_data(players, players[0], {
+                name: (seat * 2, seat % 2) for seat, name in enumerate(players) if seat}),
+                None)
+        for seat in (1, 2):
+            play.send_part(tables[1].game_id, 2, Part(seat, cards=seat + 2), seat, "phone")
+    first = tv.locator(".room-table[data-table='1']")
+    first.locator(".room-hand", has_text="Hand 2").wait_for()
+    assert first.locator(".badge", has_text="deals").count() == 1
+    second = tv.locator(".room-table[data-table='2']")
+    second.locator(".room-hand", has_text="2 of 4 in").wait_for()
+    assert second.locator(".tick").count() == 2
     shot(tv, "room-board-1920-dark")
 
     with app.app_context():
-        play.set_ended(first.game_id, True)
-        for shown in tables_of(app, crowd_id)[1:]:
-            play_out(shown.game_id)
+        for shown in tables:
+            play.set_ended(shown.game_id, True)
     tv.locator(".room-standings").wait_for()
     assert tv.locator(".room-lines li").count() == len(ELEVEN)
     assert tv.evaluate(OUTSIDE) == []

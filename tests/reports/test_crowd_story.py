@@ -4,6 +4,7 @@ standings, its top MOST_PLAYERS and the others counted, over its rounds and tabl
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 from scorekeeper import crowd
@@ -75,8 +76,18 @@ def test_a_night_still_played_says_who_leads_it(app):
 
 
 def test_the_nights_page_and_card_tell_it(app):
-    _, night_id, _ = play_night(app, 2, 2)
+    crowd_id, night_id, tops = play_night(app, 2, 2)
     client = app.test_client()
+    after = " ".join(unescape(re.sub(r"<[^>]+>", " ", client.get(
+        f"/crowds/{crowd_id}").get_data(as_text=True))).split())
+    with app.app_context():
+        view = reading.night(crowd_id)
+    assert "The night is over" in after and f"{view.winners[0]} wins the night" in after
+    for number, tables in view.rounds.items():  # every round and table, with its winner
+        said = after.split(f"Round {number} Table 1", 1)[1]
+        for table in tables:
+            assert f"Table {table.number}" in said and f"{table.winners[0]} wins" in said
+    assert f"{tops[-1]} wins" in after.split("Round 2 Table 1", 1)[1]
     page = unescape(client.get(f"/history/nights/{night_id}").get_data(as_text=True))
     shared = page.split('data-share-text="', 1)[1].split('"', 1)[0]
     assert "won the night with" in shared and "The top table: " in shared

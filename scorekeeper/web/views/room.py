@@ -8,8 +8,8 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from ... import variants
 from ...db import crowds
 from ...reports import board as reading
+from ...words import points
 from .. import own_phones, passcode
-from .crowds import points
 
 bp = Blueprint("room", __name__, url_prefix="/crowds")
 

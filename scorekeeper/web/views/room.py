@@ -18,12 +18,14 @@ bp = Blueprint("room", __name__, url_prefix="/crowds")
 def board(crowd_id: int):
     """Show every table of the round being played, or the night's standings between rounds
     and its winner once it is over, with the night's QR code in a corner."""
+    # Its version read first: a change made while the board is read is news at the next ask.
+    stamp = crowds.stamp(crowd_id)
     view = reading.board(crowd_id)
-    if view is None:
+    if view is None or stamp is None:
         abort(404)
     return render_template(
         "crowds/board.html", board=view, night=view.night, points=points,
-        home=variants.get(view.night.crowd.variant), stamp=crowds.stamp(crowd_id),
+        home=variants.get(view.night.crowd.variant), stamp=stamp,
         join_to=url_for("crowds.join", crowd_id=crowd_id,
                         code=own_phones.crowd_code(crowd_id))
         if passcode.unlocked() else None)

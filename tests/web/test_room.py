@@ -83,6 +83,14 @@ def test_a_chips_night_shows_each_tables_pot(app):
 
 
 def test_the_version_changes_with_a_save_and_a_round_and_is_quiet_otherwise(app):
+    the_version_changes_with_a_save_and_a_round(app)
+
+
+def test_the_version_is_one_query_postgresql_answers_too(pg_app):
+    the_version_changes_with_a_save_and_a_round(pg_app)
+
+
+def the_version_changes_with_a_save_and_a_round(app):
     crowd_id = start(app)
     client = app.test_client()
     before = client.get(f"/crowds/{crowd_id}/board/version").get_json()["version"]
@@ -97,8 +105,8 @@ def test_the_version_changes_with_a_save_and_a_round_and_is_quiet_otherwise(app)
         crowd.next_round(crowd_id, 1, seed=1)
     seated = client.get(f"/crowds/{crowd_id}/board/version?since={over}").get_json()["version"]
     assert seated not in (before, over)
-    assert client.get("/crowds/99/board/version").status_code == 404
-    assert client.get("/crowds/99/board").status_code == 404
+    assert client.get(f"/crowds/{crowd_id + 1}/board/version").status_code == 404
+    assert client.get(f"/crowds/{crowd_id + 1}/board").status_code == 404
 
 
 def test_between_rounds_the_board_shows_the_nights_standings_then_its_winner(app):

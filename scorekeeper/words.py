@@ -141,3 +141,9 @@ def decimal(text: str) -> str:
     """Return a number written with a decimal point ("2.5") as the page's language writes
     it ("2,5" in Spanish)."""
     return text if language() == "en" else text.replace(".", ",")
+
+
+def points(value) -> str:
+    """Return a crowd night's points as the page's language writes them: 7.5, 3, 2.25
+    (7,5 in Spanish)."""
+    return decimal(f"{float(value):.2f}".rstrip("0").rstrip("."))

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from ..extensions import db
-from .models import Crowd, CrowdPhone, CrowdPlayer, CrowdTable, Night, Player
+from .models import Crowd, CrowdPhone, CrowdPlayer, CrowdTable, Game, Night, Player
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,18 @@ def current_round(crowd_id: int) -> int:
     """Return the round being played (the last seated), 0 before the first."""
     return db.session.scalar(select(func.max(CrowdTable.round))
                              .where(CrowdTable.crowd_id == crowd_id)) or 0
+
+
+def stamp(crowd_id: int) -> str | None:
+    """Return what changes whenever anything a board of the night shows does (a round
+    seated, a game's version, the rounds decided), in one query; None when no such night."""
+    row = db.session.execute(
+        select(Crowd.rounds, func.max(CrowdTable.round), func.count(CrowdTable.game_id),
+               func.sum(Game.version))
+        .select_from(Crowd).outerjoin(CrowdTable, CrowdTable.crowd_id == Crowd.id)
+        .outerjoin(Game, Game.id == CrowdTable.game_id)
+        .where(Crowd.id == crowd_id).group_by(Crowd.id, Crowd.rounds)).first()
+    return None if row is None else ".".join(str(part or 0) for part in row)
 
 
 def add_table(crowd_id: int, round_number: int, number: int, game_id: int) -> None:

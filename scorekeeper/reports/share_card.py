@@ -15,14 +15,15 @@ from xml.sax.saxutils import escape
 from flask_babel import gettext, ngettext
 
 from .. import rules, variants
-from ..words import day, needs_isolating, signed
-from . import glyphs, renderer
+from ..words import day, needs_isolating, points, signed
+from . import crowd, glyphs, renderer
 from .history import label
 
 FONT_FILES = [str(glyphs.REGULAR), str(glyphs.BOLD), str(glyphs.EMOJI)]
 FAMILY = "DejaVu Sans, Noto Color Emoji"  # a letter DejaVu does not have: the emoji font's
 WIDTH = 1080
 MOST_GAMES = 8  # a night's games listed on its card; more are counted
+MOST_PLAYERS = 8  # a crowd night's standings on its card: its top; the others are counted
 INK, MUTED, GOLD, PANEL, BG, LINE = "#eef2f6", "#a3b1c2", "#f2c14e", "#1a212b", "#11161d", "#334152"
 
 
@@ -241,7 +242,11 @@ def game_card(game, changes=()) -> Card:
 def night_card(summary, story: list[str]) -> Card:
     """Return a night's card (`summary`: history.NightSummary): its story (reports.story)
     over the standings of its wins, then each game's winner, MOST_GAMES at most and the
-    number of the others ("and 3 more games")."""
+    number of the others ("and 3 more games"). A crowd night's card is its own
+    (crowd_card)."""
+    crowded = crowd.of_night(summary.night.id)
+    if crowded is not None:
+        return crowd_card(summary, crowded, story)
     games = [g for g in summary.games if g.readable]
     wins: dict[str, int] = {}
     for game in games:
@@ -264,3 +269,23 @@ def night_card(summary, story: list[str]) -> Card:
     title, when = label(summary.night), summary.night.started_at
     return Card(title, count if title == day(when) else f"{day(when)} · {count}",
                 story[0] if story else "", rows, tuple(story[1:] + said))
+
+
+def crowd_card(summary, night: crowd.Night, story: list[str]) -> Card:
+    """Return a crowd night's card: its rounds and tables, its story (who won the night by
+    its standings, the top table of each round: reports.story), over the night's standings,
+    MOST_PLAYERS at most and the number of the others ("and 3 more players")."""
+    shown = night.standings[:MOST_PLAYERS]
+    rows = tuple(Row(line.place, line.name,
+                     ngettext("%(points)s point", "%(points)s points",
+                              1 if line.points == 1 else 2, points=points(line.points)),
+                     night.over and line.place == 1) for line in shown)
+    more = len(night.standings) - len(shown)
+    counted = [ngettext("and %(num)d more player", "and %(num)d more players", more)] \
+        if more else []
+    sizes = " · ".join([ngettext("%(num)d round", "%(num)d rounds", night.round),
+                        ngettext("%(num)d table", "%(num)d tables",
+                                 len(night.rounds.get(1, ())))])
+    title, when = label(summary.night), summary.night.started_at
+    return Card(title, sizes if title == day(when) else f"{day(when)} · {sizes}",
+                story[0] if story else "", rows, tuple(counted + story[1:]))

@@ -1,6 +1,7 @@
-"""The story of a night in a few lines, worked out from its games: who won most, the
-winning runs it started, stretched or ended ("Cy won 3 of 5 and ended Ann's 6-game run"),
-the table's records it set, and the biggest rise of a rating.
+"""The story of a night in a few lines, worked out from its games: who won most (of a crowd
+night: who won the night by its standings, and each round's top table), the winning runs it
+started, stretched or ended ("Cy won 3 of 5 and ended Ann's 6-game run"), the table's
+records it set, and the biggest rise of a rating.
 
 Read from the results cache (who won each finished game), so a correction of an old hand,
 which rewrites that cache, rewrites the story after it too.
@@ -18,8 +19,8 @@ from sqlalchemy import bindparam, select, tuple_
 from .. import variants
 from ..db.models import Game, ResultSeat
 from ..extensions import db
-from ..words import together
-from . import history, records
+from ..words import points, together
+from . import crowd, history, records
 from .ratings import PROVISIONAL, figure, figures_after
 
 RUN = 3  # a run of this many wins or more is worth a line
@@ -115,7 +116,10 @@ def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[s
         return []
     wins = Counter(winner for game in games for winner in game.winners)
     lines = []
-    if wins:
+    crowded = crowd.of_night(night_id)
+    if crowded is not None:
+        lines += crowd_lines(crowded)
+    elif wins:
         most = max(wins.values())
         best = sorted((names[p] for p, count in wins.items() if count == most), key=str.casefold)
         if len(best) == 1:
@@ -129,6 +133,31 @@ def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[s
     lines += _runs(games, names)
     lines += [records.told(best) for best in records.night_records(night_id)[:RECORDS]]
     lines += _rise(results, names)
+    return lines
+
+
+def crowd_lines(night: crowd.Night) -> list[str]:
+    """Return the lines of a crowd night by its own standings (docs/crowd.md): who won the
+    night (or leads it, while it is played), and who won the top table each round."""
+    lines = []
+    standings = [line for line in night.standings if line.games]
+    if standings:
+        first = [line.name for line in standings if line.place == 1]
+        said = points(standings[0].points)
+        if night.over:
+            lines.append(ngettext("%(names)s won the night with %(points)s points",
+                                  "%(names)s shared the night with %(points)s points each",
+                                  len(first), names=together(first), points=said))
+        else:
+            lines.append(ngettext("%(names)s leads the night with %(points)s points",
+                                  "%(names)s lead the night with %(points)s points each",
+                                  len(first), names=together(first), points=said))
+    top = [gettext("%(names)s in round %(round)s", names=together(table.winners),
+                   round=number)
+           for number, tables in sorted(night.rounds.items())
+           for table in tables if table.number == 1 and table.over and table.winners]
+    if top:
+        lines.append(gettext("The top table: %(rounds)s", rounds=" · ".join(top)))
     return lines
 
 

@@ -33,6 +33,7 @@ from .views import (
     main,
     offline,
     players,
+    room,
     seasons,
     seats,
     settings,
@@ -40,7 +41,7 @@ from .views import (
 )
 
 BLUEPRINTS = (backup, cards, crowds, games, hands, history, join, languages, logs, main, offline,
-              players, seasons, seats, settings, trust, chips)
+              players, room, seasons, seats, settings, trust, chips)
 
 
 def init(app: Flask) -> None:

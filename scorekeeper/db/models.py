@@ -413,3 +413,14 @@ class UnlockedPhone(db.Model):
     label: Mapped[str] = mapped_column(String(80))  # what the phone said it is, shortened
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
+
+
+class Guess(db.Model):
+    """A wrong guess of the passcode or of a join code, by a phone's address, counted before
+    it was checked: the limits hold for every server process of one database. A right guess
+    is taken back; a guess older than the longest limit is forgotten. Not part of a backup.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[float] = mapped_column(index=True)  # seconds since the epoch (time.time())

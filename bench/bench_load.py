@@ -274,7 +274,8 @@ def run(label: str, url: str, workers: int, count: int, seconds: float) -> int:
     saves = timings.kinds.pop("save", [])
     others = [t for times in timings.kinds.values() for t in times]
     print(f"\n{label}: {count} tables of {PHONES} phones and a TV for {seconds:.0f} s, "
-          f"{len(saves) + len(others)} requests")
+          f"{len(saves) + len(others)} requests (the machine's load after: "
+          f"{os.getloadavg()[0]:.1f})")
     for kind, times in sorted(timings.kinds.items()) + [("save", saves)]:
         print(f"  {kind:9} {len(times):6}  median {statistics.median(times):5.1f} ms  "
               f"p99 {p99(times):6.1f} ms  most {max(times):6.1f} ms")

@@ -202,13 +202,20 @@ def run_on(app, sockets: list[socket.socket]) -> None:
         pass  # stopped as asked
 
 
-def several(app, host: str, port: int, count: int) -> None:
-    """Serve the app from `count` processes on one port (a club's server): refused on
-    SQLite (one process writes it) and over HTTPS, in one line before anything starts."""
+def may_serve_several(app, https: bool) -> None:
+    """Refuse several server processes, in one line before anything is touched: over HTTPS
+    (cheroot serves from one process), or on SQLite (one process writes it)."""
+    if https:
+        raise NotServing("Several server processes serve plain HTTP only: leave --https or "
+                         "--workers out (docs/server.md).")
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         raise NotServing("Several server processes need PostgreSQL (DATABASE_URL="
                          "postgresql+psycopg://...): SQLite is served by one process. "
                          "Leave --workers out, or set DATABASE_URL (docs/server.md).")
+
+
+def several(app, host: str, port: int, count: int) -> None:
+    """Serve the app from `count` processes on one port (a club's server, on PostgreSQL)."""
     host = host or "0.0.0.0"
     listening(host, port)
     sockets = open_sockets(host, port)
@@ -248,11 +255,8 @@ def serve_command(host: str, port: int, https: bool, tls_folder: str | None,
 
     log_with_time()
     app = current_app._get_current_object()
-    if workers > 1 and https:
-        raise NotServing("Several server processes serve plain HTTP only: leave --https or "
-                         "--workers out (docs/server.md).")
-    if workers > 1 and app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        several(app, host, port, workers)  # refused, in one line, before the upgrade
+    if workers > 1:
+        may_serve_several(app, https)
     listening(host, port)  # before the database is touched: nothing changes if it cannot
     try:
         upgrade()

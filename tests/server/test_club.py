@@ -203,3 +203,16 @@ def test_serve_with_two_workers_answers_from_two_processes_and_stops_them_all(pg
     assert server.returncode == 0, said
     assert "running in 2 processes" in said
     assert not any(Path(f"/proc/{child}").exists() for child in children)
+
+
+def test_several_workers_are_refused_over_https_in_one_line(tmp_path):
+    env = {**os.environ, "DATABASE_URL": PG_URL or "postgresql+psycopg://nobody@127.0.0.1/none",
+           "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "test"}
+    done = subprocess.run([*KINGS_CORNERS, "serve", "--workers", "2", "--https", "--port",
+                           str(free_port())],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "Error: Several server processes serve plain HTTP only: leave --https or --workers "
+        "out (docs/server.md)."]
+    assert not (tmp_path / "tls").exists()

@@ -430,15 +430,13 @@ def count_guess(address: str, limits, ceiling) -> tuple[int, bool]:
     """Count a guess of the passcode or a join code from `address` before it is checked;
     return (0, False), or the seconds to wait and whether the whole table waits. One count
     at a time, across every server process: guesses sent together are counted one by one."""
-    with changing():
-        locks.one_at_a_time("guesses")
+    with changing():  # one change to the table as a whole at a time
         return access.count_guess(address, time.time(), limits, ceiling)
 
 
 def right_guess(address: str) -> None:
     """Take back the guess just counted from `address`: it was right, so it never counts."""
     with changing():
-        locks.one_at_a_time("guesses")
         access.uncount_guess(address)
 
 

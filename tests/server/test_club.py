@@ -16,10 +16,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from scorekeeper.db import phone_parts
-from scorekeeper.db.models import Round
+from scorekeeper.db.models import Night, Player, Round
 from scorekeeper.extensions import db
 from scorekeeper.web import own_phones
 from tests.helpers import (
@@ -216,3 +216,27 @@ def test_several_workers_are_refused_over_https_in_one_line(tmp_path):
         "Error: Several server processes serve plain HTTP only: leave --https or --workers "
         "out (docs/server.md)."]
     assert not (tmp_path / "tls").exists()
+
+
+def test_two_tables_starting_at_once_share_one_night_and_one_roster(two):
+    """The first games of a crowd night, started together through both processes with a
+    player new to the roster at each: one night holds both, and each name is one player."""
+    app, first, second = two
+    for trial in range(TRIALS):
+        with app.app_context():
+            for table in ("seat", "game", "night", "player"):
+                db.session.execute(text(f"TRUNCATE {table} RESTART IDENTITY CASCADE"))
+            db.session.commit()
+        forms = []
+        for port, names in ((first, ("Zed", "Yan")), (second, ("Zed", "Xu"))):
+            one = phone(port)
+            data = {"variant": "penalty", "dealer": "0", "seat-0": names[0],
+                    "seat-1": names[1], "csrf_token": one.token("/games/new")}
+            forms.append((one, data))
+        answers = together(*[lambda one=one, data=data: one.send("POST", "/games/new", data)
+                             for one, data in forms])
+        assert [status for status, _ in answers] == [302, 302], (trial, answers)
+        with app.app_context():
+            assert db.session.scalar(select(func.count()).select_from(Night)) == 1, trial
+            assert db.session.scalar(select(func.count()).select_from(Player)) == 3, trial
+            db.session.remove()

@@ -58,9 +58,11 @@ test: install install-test audit-tools
 	$(TESTS) -m 'not browser'
 	$(TESTS) -m browser -n 0
 
-# The limits of docs/performance.md, judged at twenty years of weekly nights (a few minutes).
+# The limits of docs/performance.md, judged at twenty years of weekly nights (a few minutes),
+# then under a crowd's load: eight tables (two processes on PostgreSQL with TEST_DATABASE_URL).
 bench: install-test
 	$(BIN)/python bench/bench_years.py 20
+	$(BIN)/python bench/bench_load.py 8
 
 lighthouse: install
 	bash scripts/lighthouse.sh

@@ -10,6 +10,7 @@ call one of these, and say what happened; none of them commits or rolls back.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -423,6 +424,20 @@ def forget_phone(phone_id: int) -> None:
     """Make a phone a reader again: its key is forgotten."""
     with changing():
         access.drop_phone(phone_id)
+
+
+def count_guess(address: str, limits, ceiling) -> tuple[int, bool]:
+    """Count a guess of the passcode or a join code from `address` before it is checked;
+    return (0, False), or the seconds to wait and whether the whole table waits. One count
+    at a time, across every server process: guesses sent together are counted one by one."""
+    with changing():  # one change to the table as a whole at a time
+        return access.count_guess(address, time.time(), limits, ceiling)
+
+
+def right_guess(address: str) -> None:
+    """Take back the guess just counted from `address`: it was right, so it never counts."""
+    with changing():
+        access.uncount_guess(address)
 
 
 def import_game(parsed: gamelog.Parsed) -> int:

@@ -316,12 +316,12 @@ def server_side_open(port: int) -> int:
                if int(row.split()[1].split(":")[1], 16) == port and row.split()[3] in ("01", "08"))
 
 
-def start_http(database: Path) -> tuple[subprocess.Popen, int]:
+def start_http(database: Path | str) -> tuple[subprocess.Popen, int]:
     """Start `python -m scorekeeper.server.serve` (what `make run` runs) on a free port, on
-    this SQLite file; return the process and its port."""
+    this SQLite file (or database URL); return the process and its port."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}",
-           "SECRET_KEY": "test", "PYTHONUNBUFFERED": "1"}
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "test", "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.server.serve", "--host", "127.0.0.1",
          "--port", str(port)],

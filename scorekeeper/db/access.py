@@ -1,7 +1,9 @@
-"""Who may change things, as stored: the table passcode's hash and each unlocked phone's key.
+"""Who may change things, as stored: the table passcode's hash, each unlocked phone's key,
+and the wrong guesses of late.
 
 The passcode is kept hashed (werkzeug's scrypt) in `setting`, each phone's key as its digest
-in `unlocked_phone`; neither is part of a backup. Nothing here commits: play.py does.
+in `unlocked_phone`, the wrong guesses in `guess`; none is part of a backup. Nothing here
+commits: play.py does.
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ import threading
 import unicodedata
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
 from ..rules import RuleError
-from .models import Setting, UnlockedPhone
+from .models import Guess, Setting, UnlockedPhone
 
 NAME = "passcode"  # its row in `setting`
 SHORTEST, LONGEST = 4, 64
@@ -93,3 +95,35 @@ def add_phone(digest: str, label: str, now: datetime, until: datetime) -> None:
 def drop_phone(phone_id: int) -> None:
     """Forget a phone's key."""
     db.session.execute(delete(UnlockedPhone).where(UnlockedPhone.id == phone_id))
+
+
+def _wait(times: list[float], limits, now: float) -> int:
+    """Return the seconds until fewer than each limit's guesses are within its window."""
+    for most, seconds in limits:
+        recent = [t for t in times if t > now - seconds]
+        if len(recent) >= most:
+            return max(1, int(recent[0] + seconds - now + 0.999))
+    return 0
+
+
+def count_guess(address: str, now: float, limits, ceiling) -> tuple[int, bool]:
+    """Count a guess from `address` at `now` (seconds); return (0, False), or the seconds to
+    wait (nothing counted) and whether the whole table waits (`ceiling`) or this phone
+    (`limits`). Each limit is (how many, in seconds); the caller holds the guesses' lock."""
+    longest = max(seconds for _, seconds in (*limits, *ceiling))
+    db.session.execute(delete(Guess).where(Guess.at <= now - longest))
+    everyone = list(db.session.execute(select(Guess.address, Guess.at).order_by(Guess.at)))
+    wait = _wait([at for by, at in everyone if by == address], limits, now)
+    if wait:
+        return wait, False
+    wait = _wait([at for _, at in everyone], ceiling, now)
+    if wait:
+        return wait, True
+    db.session.add(Guess(address=address, at=now))
+    return 0, False
+
+
+def uncount_guess(address: str) -> None:
+    """Take back the last guess counted from `address`: it was right."""
+    last = select(func.max(Guess.id)).where(Guess.address == address).scalar_subquery()
+    db.session.execute(delete(Guess).where(Guess.id == last))

@@ -14,14 +14,21 @@ def lock(*game_ids: int) -> None:
     """Take the write lock of these games for the rest of the transaction.
 
     SQLite: BEGIN IMMEDIATE (one writer at a time, readers go on). PostgreSQL: SELECT ...
-    FOR UPDATE on the games' rows. Whatever the request read before is let go, so the
-    caller reads the games again inside the lock and checks its write against them.
+    FOR UPDATE on the games' rows; a change that locks no game (a new game, the roster, a
+    night, the passcode) waits for any other such change, in any server process, as on
+    SQLite: two tables starting at once share tonight's night and each new name's player.
+    Whatever the request read before is let go, so the caller reads the games again inside
+    the lock and checks its write against them.
     """
     db.session.rollback()
     db.session.connection(execution_options={"write_lock": True})
-    if db.session.get_bind().dialect.name != "sqlite" and game_ids:
+    if db.session.get_bind().dialect.name == "sqlite":
+        return
+    if game_ids:
         db.session.execute(select(Game.id).where(Game.id.in_(game_ids)).order_by(Game.id)
                            .with_for_update())
+    else:
+        one_at_a_time("kings-corners: the table as a whole")
 
 
 def one_at_a_time(name: str, session=None) -> None:

@@ -476,3 +476,14 @@ class CrowdPhone(db.Model):
     phone: Mapped[str] = mapped_column(String(64))  # sha256 of the phone's key
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
     label: Mapped[str] = mapped_column(String(80))
+
+
+class Guess(db.Model):
+    """A wrong guess of the passcode or of a join code, by a phone's address, counted before
+    it was checked: the limits hold for every server process of one database. A right guess
+    is taken back; a guess older than the longest limit is forgotten. Not part of a backup.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[float] = mapped_column(index=True)  # seconds since the epoch (time.time())

@@ -21,6 +21,7 @@ from ..config import biggest_body
 from . import tls
 from .https import THREADS, https_server
 from .network import lan_addresses
+from .workers import open_sockets, serve_all
 
 # Room for a table of phones and for whatever a stranger on the Wi-Fi holds open. waitress
 # reads a whole request (headers and body) in its I/O thread before a worker runs the app,
@@ -187,6 +188,46 @@ def run(app, host: str, port: int, https: bool = False, folder: str | None = Non
         server.stop()
 
 
+def run_on(app, sockets: list[socket.socket]) -> None:
+    """Serve the app with waitress on listening sockets handed down by `kings-corners serve
+    --workers`, which said where to open it, until stopped (SIGTERM, Ctrl+C)."""
+    room_for_connections()
+    ready(app)
+    server = create_server(app, sockets=sockets,
+                           max_request_body_size=biggest_body(app.config), **WAITRESS)
+    stop_on_terminate()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass  # stopped as asked
+
+
+def may_serve_several(app, https: bool) -> None:
+    """Refuse several server processes, in one line before anything is touched: over HTTPS
+    (cheroot serves from one process), or on SQLite (one process writes it)."""
+    if https:
+        raise NotServing("Several server processes serve plain HTTP only: leave --https or "
+                         "--workers out (docs/server.md).")
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        raise NotServing("Several server processes need PostgreSQL (DATABASE_URL="
+                         "postgresql+psycopg://...): SQLite is served by one process. "
+                         "Leave --workers out, or set DATABASE_URL (docs/server.md).")
+
+
+def several(app, host: str, port: int, count: int) -> None:
+    """Serve the app from `count` processes on one port (a club's server, on PostgreSQL)."""
+    host = host or "0.0.0.0"
+    listening(host, port)
+    sockets = open_sockets(host, port)
+    print(f"\nKings Corners Scorekeeper is running in {count} processes.\n"
+          + "\n".join(banner("http", port, host)))
+    print(f"  Its data (secret key): {app.instance_path}; the database: PostgreSQL"
+          "\nPress Ctrl+C to stop.\n", flush=True)
+    stop_on_terminate()
+    if serve_all(sockets, count):
+        raise NotServing("A server process stopped on its own: every one was stopped.")
+
+
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True,
              add_version_option=False, load_dotenv=False)
 def main() -> None:
@@ -204,12 +245,18 @@ def main() -> None:
 @click.option("--https", is_flag=True, help="Serve over HTTPS, on a certificate made on the "
                                             "first run.")
 @click.option("--tls-folder", help="Where the certificates are kept (default: instance/tls).")
-def serve_command(host: str, port: int, https: bool, tls_folder: str | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes (PostgreSQL only, plain HTTP): a club's server.")
+def serve_command(host: str, port: int, https: bool, tls_folder: str | None,
+                  workers: int) -> None:
     """Upgrade the database, then serve the app on every interface."""
     from flask_migrate import upgrade
     from sqlalchemy.exc import OperationalError
 
     log_with_time()
+    app = current_app._get_current_object()
+    if workers > 1:
+        may_serve_several(app, https)
     listening(host, port)  # before the database is touched: nothing changes if it cannot
     try:
         upgrade()
@@ -219,7 +266,10 @@ def serve_command(host: str, port: int, https: bool, tls_folder: str | None) -> 
         raise click.ClickException(
             "The database is held by another program (a database tool, or another copy "
             "of Kings Corners busy writing): close it and start again.") from None
-    run(current_app._get_current_object(), host, port, https, tls_folder)
+    if workers > 1:
+        several(app, host, port, workers)
+        return
+    run(app, host, port, https, tls_folder)
 
 
 def serve_only(argv: list[str] | None = None) -> None:
@@ -231,10 +281,14 @@ def serve_only(argv: list[str] | None = None) -> None:
                         help="serve over HTTPS, on a certificate made on the first run")
     parser.add_argument("--tls-folder", help="where the certificates are kept "
                                              "(default: instance/tls)")
+    parser.add_argument("--sockets", help=argparse.SUPPRESS)  # from `serve --workers`
     args = parser.parse_args(argv)
     log_with_time()
     try:
         app = create_app()
+        if args.sockets:
+            run_on(app, [socket.socket(fileno=int(fd)) for fd in args.sockets.split(",")])
+            return
         run(app, args.host, args.port, args.https, args.tls_folder)
     except click.ClickException as error:  # a read-only disk, a taken port: one line, exit 1
         error.show()

@@ -5,9 +5,10 @@
   the key's digest with when it expires (REMEMBER), so each phone can be forgotten alone on
   the settings page, and a copied cookie stops working when its phone is forgotten, when
   it expires, or when the passcode changes or goes (every key is dropped then).
-- Wrong guesses (of the passcode or of a game's join code) are counted before they are
-  checked, per phone address (GUESSES) and for the whole table (CEILING), so guesses sent
-  together, or from many addresses, cannot slip past the limit; a right one is given back.
+- Wrong guesses (of the passcode or of a game's join code) are counted in the database
+  (every server process counts them together) before they are checked, per phone address
+  (GUESSES) and for the whole table (CEILING), so guesses sent together, or from many
+  addresses, cannot slip past the limit; a right one is given back.
 - The hash is checked outside any write lock, one check at a time: a burst of guesses
   never makes another phone's save wait.
 - Without it a phone reads everything: scoreboards stay live, history and statistics
@@ -21,9 +22,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import threading
-import time
-from collections import deque
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -104,64 +102,20 @@ def matches(text: str | None) -> bool:
     return access.matches(_hash(), text)
 
 
-class Guesses:
-    """Wrong passcodes and join codes, per phone address and for the whole table, counted
-    before each is checked.
-
-    `take` counts a guess, or says how long to wait; `give_back` uncounts a right one. One
-    lock holds both the count and the check of it, so guesses sent together are counted one
-    by one: no more than the limit is ever checked. The table's own ceiling (CEILING) stops
-    a stranger with many addresses (a home network gives IPv6 ones freely); a phone that
-    knows the passcode is never asked it again, so it keeps working meanwhile.
-    """
-
-    def __init__(self, limits=GUESSES, ceiling=CEILING) -> None:
-        self.limits, self.ceiling = limits, ceiling
-        self._times: dict[str, deque[float]] = {}
-        self._all: deque[float] = deque()
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def _wait(times: deque[float], limits, now: float) -> int:
-        for most, seconds in limits:
-            recent = [t for t in times if t > now - seconds]
-            if len(recent) >= most:
-                return max(1, int(recent[0] + seconds - now + 0.999))
-        return 0
-
-    def take(self, address: str) -> tuple[int, bool]:
-        """Count a guess from `address`; return (0, False), or the seconds to wait (nothing
-        counted) and whether the whole table waits (its ceiling reached) or this phone."""
-        now = time.monotonic()
-        longest = max(seconds for _, seconds in (*self.limits, *self.ceiling))
-        with self._lock:
-            for old in [a for a, t in self._times.items() if not t or t[-1] < now - longest]:
-                del self._times[old]  # addresses quiet for the longest window
-            times = self._times.setdefault(address, deque())
-            for kept in (times, self._all):
-                while kept and kept[0] < now - longest:
-                    kept.popleft()
-            wait = self._wait(times, self.limits, now)
-            if wait:
-                return wait, False
-            wait = self._wait(self._all, self.ceiling, now)
-            if wait:
-                return wait, True
-            times.append(now)
-            self._all.append(now)
-            return 0, False
-
-    def give_back(self, address: str) -> None:
-        """Uncount the last guess from `address`: it was right."""
-        with self._lock:
-            times = self._times.get(address)
-            if times:
-                self._all.remove(times.pop())
+def take_guess(address: str) -> tuple[int, bool]:
+    """Count a guess from `address` before it is checked; return (0, False), or the seconds
+    to wait (nothing counted) and whether the whole table waits (its ceiling reached) or
+    this phone. Counted in the database, one at a time, so guesses sent together, or to
+    several server processes, are counted one by one: no more than the limit is ever
+    checked. The table's own ceiling (CEILING) stops a stranger with many addresses (a home
+    network gives IPv6 ones freely); a phone that knows the passcode is never asked it
+    again, so it keeps working meanwhile."""
+    return play.count_guess(address, GUESSES, CEILING)
 
 
-def guesses() -> Guesses:
-    """Return this app's count of wrong guesses (kept in the server's memory)."""
-    return current_app.extensions["guesses"]
+def give_back_guess(address: str) -> None:
+    """Uncount the guess just taken from `address`: it was right."""
+    play.right_guess(address)
 
 
 def _digest(key: str) -> str:
@@ -292,7 +246,6 @@ def unlock_page(next_url: str, again: bool = False, error: str | None = None,
 
 def guard(app: Flask) -> None:
     """Ask for the passcode before any change when the table has one."""
-    app.extensions["guesses"] = Guesses()
 
     @app.before_request
     def _ask():

@@ -101,7 +101,7 @@ def unlock():
     if not passcode.is_on():
         return redirect(target, code)
     address = request.remote_addr or ""
-    wait, everyone = passcode.guesses().take(address)  # counted before it is checked
+    wait, everyone = passcode.take_guess(address)  # counted before it is checked
     if wait:
         page, _ = passcode.unlock_page(target, again, gettext(
             "Too many wrong passcodes at this table just now. Try again in %(wait)s s.",
@@ -110,7 +110,7 @@ def unlock():
             429)
         return page, 429, {"Retry-After": str(wait)}
     if passcode.matches(request.form.get(passcode.FIELD)):
-        passcode.guesses().give_back(address)  # a right passcode never counts
+        passcode.give_back_guess(address)  # a right passcode never counts
         return passcode.remember(redirect(target, code))
     return passcode.unlock_page(target, again, gettext("That is not the table's passcode."),
                                 401)

@@ -82,7 +82,7 @@ def test_next_round_waits_for_every_table_then_seats_once(app):
     night = start(client).headers["Location"]
     assert night == "/crowds/1"
     page = client.get(night)
-    assert "Round 1 of 3" in text(page) and "Waiting for tables 1, 2, 3" in text(page)
+    assert "Round 1 of 3" in text(page) and "Every table is playing" in text(page)
     early = client.post("/crowds/1/next", data={"after": "1"}, follow_redirects=True)
     assert "still playing" in text(early)
     assert tables(app, 1, 2) == []

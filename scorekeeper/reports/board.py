@@ -1,4 +1,5 @@
-"""The room's board of a crowd night, for a TV: every table's latest game at once (its standings, whose deal, the hand in progress) and, between rounds or once the night
+"""The room's board of a crowd night, for a TV: every table's latest game at once (its
+standings, whose deal, the hand in progress) and, between rounds or once the night
 is over, the night's standings (reports/crowd.py)."""
 
 from __future__ import annotations

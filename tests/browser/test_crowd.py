@@ -155,7 +155,7 @@ def test_a_late_table_holds_the_next_round_for_its_players_alone(twelve_phones):
     host.goto("/crowds/1")
     host.locator("#next-round").click()
     said = host.locator("main").inner_text()
-    assert "Round 2: table 1 seated" in said and "Table 2, 3 waits" in said
+    assert "Round 2, tables seated: 1," in said and "to end: 2, 3;" in said
     shot(host, "crowd-late-table-host")
     first = [*orders[0][:3], orders[1][0]]  # table 1's stayers and table 2's winner
     for name in first:
@@ -178,3 +178,33 @@ def test_a_late_table_holds_the_next_round_for_its_players_alone(twelve_phones):
     assert [len(t) for t in now] == [4, 4, 4]
     assert sorted(n for t in now for n in t) == sorted(players)
     assert down in now[2]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_winner_card_hugs_its_line(browser, tmp_path, scheme):
+    """The night's winner sits at the top of its card, no blank line above it."""
+    from scorekeeper import crowd
+    from scorekeeper.extensions import db
+    from tests.helpers import make_app, play_out, serve, stop_serving
+
+    app = make_app(tmp_path / "won.sqlite", csrf=True)
+    with app.app_context():
+        crowd_id = crowd.start(crowd.Plan(NAMES[:6], "penalty", {}, 3, rounds=1), seed=1)
+        for game_id in (1, 2):
+            play_out(game_id)
+        db.session.remove()
+    server, base = serve(app)
+    try:
+        context = browser.new_context(viewport=PHONE, base_url=base, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"/crowds/{crowd_id}")
+        card = page.locator(".crowd-winner").bounding_box()
+        line = page.locator(".crowd-winner .result").bounding_box()
+        assert line["y"] - card["y"] <= 16, (card, line)  # the card's border and padding
+        assert card["y"] + card["height"] - line["y"] - line["height"] <= 16, (card, line)
+        shot(page, f"crowd-winner-{scheme}")
+        context.close()
+    finally:
+        stop_serving(server)
+        with app.app_context():
+            db.engine.dispose()

@@ -174,7 +174,7 @@ def test_a_phone_whose_next_table_waits_is_told_and_taken_there_once_seated(app)
     phone.get(f"/crowds/1/join/{code_of(app, 1)}")
     phone.post("/crowds/1/who", data={"player": str(mover_id)})
     seated = text(host.post("/crowds/1/next", data={"after": "1"}, follow_redirects=True))
-    assert "Round 2: table 1 seated" in seated and "Table 2, 3 waits" in seated
+    assert "Round 2, tables seated: 1," in seated and "to end: 2, 3;" in seated
     assert "Round 2: tables 2, 3 wait" in text(host.get("/crowds/1"))
     game_id = first[1][1]
     assert "url" not in phone.get(f"/games/{game_id}/version").get_json()

@@ -116,10 +116,9 @@ def next_round(crowd_id: int):
     if done.started and not done.waiting:
         flash(gettext("Round %(round)s is seated: everyone to their table.", round=done.round))
     elif done.started:
-        flash(gettext("Round %(round)s: table %(tables)s seated, to their table. Table "
-                      "%(waiting)s waits for a game still being played: tap Next round again "
-                      "once it ends.", round=done.round,
-                      tables=", ".join(map(str, done.seated)),
+        flash(gettext("Round %(round)s, tables seated: %(tables)s, to your tables. Still "
+                      "waiting for a game to end: %(waiting)s; tap Next round again once it "
+                      "has.", round=done.round, tables=", ".join(map(str, done.seated)),
                       waiting=", ".join(map(str, done.waiting))))
     else:
         flash(gettext("Round %(round)s was seated already (on another phone?): nothing more "

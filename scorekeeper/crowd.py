@@ -80,12 +80,12 @@ def _first_round(plan: Plan, names: list[str], spec, size: int,
 
 
 def _seat_round(crowd_id: int, number: int, variant: str, settings: dict[str, Any],
-                seating: rule.Seating, night: Night) -> list[int]:
-    """Start a game at every table of round `number`, and seat there each phone that
-    joined the night as one of its players; return the games' ids."""
+                seating: dict[int, list[str]], night: Night) -> list[int]:
+    """Start a game at these tables of round `number` (by number, 1 the top), and seat there
+    each phone that joined the night as one of its players; return the games' ids."""
     phones = crowds.phones(crowd_id)
     game_ids = []
-    for table, names in enumerate(seating, start=1):
+    for table, names in sorted(seating.items()):
         game = writer.create_game(variant, dict(settings), list(names), 0, night=night)
         crowds.add_table(crowd_id, number, table, game.id)
         for seat, player in enumerate(game.seats):
@@ -117,25 +117,35 @@ def start(plan: Plan, seed: int | None = None) -> int:
         players = [player_for(name) for name in names]
         found = crowds.add(night, spec.name, settings, size, plan.seating, plan.moving,
                            rounds, players)
-        change.games(*_seat_round(found.id, 1, spec.name, settings, seating, night))
+        change.games(*_seat_round(found.id, 1, spec.name, settings,
+                                  dict(enumerate(seating, start=1)), night))
         crowd_id = found.id
     return crowd_id
 
 
 @dataclass(frozen=True)
 class NextRound:
-    """What asking for the next round did: `round` the round being played now; `started`
-    whether this ask seated it (False: another phone had, or a double tap)."""
+    """What asking for the next round did: `round` the round being seated; `seated` the
+    tables this ask seated (none: another phone had, or a double tap); `waiting` its tables
+    still held by a table of the round before that is still playing."""
 
     round: int
-    started: bool
+    seated: tuple[int, ...] = ()
+    waiting: tuple[int, ...] = ()
+
+    @property
+    def started(self) -> bool:
+        """Tell whether this ask seated any table."""
+        return bool(self.seated)
 
 
 def next_round(crowd_id: int, after: int, seed: int | None = None) -> NextRound:
-    """Seat the round after round `after` (the one the host's page showed), once every
-    table of it has finished its game: players moved as the night moves them, a new game at
-    every table, each joined phone seated at its new table. A second ask for the same round
-    (another phone, a double tap) seats nothing and says which round is being played."""
+    """Seat the round after round `after` (the one the host's page showed), every table of
+    it whose players' games are all over: players moved as the night moves them, a new game
+    at each such table, each joined phone seated there. A table still playing holds only
+    the tables its players go to; the next ask seats them once it ends. An ask that finds
+    nothing left to seat (another phone, a double tap) seats nothing and says which round is
+    being played; one that finds every table it could seat held says which table holds it."""
     held = [table.game_id for table in crowds.tables(crowd_id, after)]
     with changing(*held) as change:
         one_at_a_time(f"crowd:{crowd_id}")  # PostgreSQL: one next round at a time
@@ -143,27 +153,39 @@ def next_round(crowd_id: int, after: int, seed: int | None = None) -> NextRound:
         if found is None:
             raise Gone(crowd_id)
         now = crowds.current_round(crowd_id)
-        if now != after:
-            return NextRound(now, False)
-        if found.rounds is not None and now >= found.rounds:
+        tables = crowds.tables(crowd_id, after)
+        count = len(crowds.tables(crowd_id, 1))
+        seated = crowds.tables(crowd_id, after + 1)
+        if not tables or now > after + 1 or len(seated) == count:
+            return NextRound(now)
+        if now == after and found.rounds is not None and now >= found.rounds:
             raise rules.RuleError("the night is over after round %(round)s: add a round to "
                                   "play on", "round", round=now)
-        tables = crowds.tables(crowd_id, now)
-        games = read_games([table.game_id for table in tables])
-        playing = [str(t.number) for t in tables
-                   if t.game_id in games and not games[t.game_id].result.over]
-        if playing:
-            raise rules.RuleError("table %(tables)s is still playing: the next round waits "
-                                  "for every table's game to end", "round",
-                                  tables=", ".join(playing))
-        finished = [list(games[t.game_id].result.ranking) for t in tables
-                    if t.game_id in games]
-        seating = rule.NEXT[found.moving](finished, random.Random(seed))
+        games = read_games([t.game_id for t in tables + seated])
+        previous = [list(games[t.game_id].players) for t in tables]
+        done = {t.number - 1: list(games[t.game_id].result.ranking) for t in tables
+                if games[t.game_id].result.over}
+        ready = rule.seat_ready(found.moving, previous,
+                                done, {t.number - 1: list(games[t.game_id].players)
+                                       for t in seated}, random.Random(seed))
+        playing = [str(t.number) for t in tables if t.number - 1 not in done]
+        if not ready:
+            raise rules.RuleError("table %(tables)s is still playing: the next round's tables "
+                                  "wait for it to end", "round", tables=", ".join(playing))
         night = db.session.get(Night, found.night_id)
-        change.games(*_seat_round(crowd_id, now + 1, found.variant, found.settings,
-                                  seating, night))
+        change.games(*_seat_round(crowd_id, after + 1, found.variant, found.settings,
+                                  {index + 1: names for index, names in ready.items()},
+                                  night))
         change.show(*held)  # the phones on the last round's games see where to go
-    return NextRound(now + 1, True)
+        left = {t.number for t in seated} | {index + 1 for index in ready}
+    return NextRound(after + 1, tuple(sorted(i + 1 for i in ready)),
+                     tuple(n for n in range(1, count + 1) if n not in left))
+
+
+def _lately(crowd_id: int) -> list[int]:
+    """Return the games of the latest two rounds: a table may be a round behind."""
+    now = crowds.current_round(crowd_id)
+    return [t.game_id for t in crowds.tables(crowd_id) if t.round >= now - 1]
 
 
 def set_rounds(crowd_id: int, rounds: Any) -> int | None:
@@ -179,7 +201,7 @@ def set_rounds(crowd_id: int, rounds: Any) -> int | None:
             raise rules.RuleError("round %(round)s is being played: the night has at least "
                                   "%(round)s rounds", "rounds", round=now)
         found.rounds = wanted
-        change.show(*[t.game_id for t in crowds.tables(crowd_id, now)])
+        change.show(*_lately(crowd_id))
     return wanted
 
 
@@ -202,8 +224,7 @@ def join(crowd_id: int, player_id: int, phone: str, label: str, force: bool) -> 
     """Make this phone a player's for the night, and seat it at their table of the round
     being played (and at every round's from then on); a player another phone is already
     only when `force` (this phone was asked, and said yes)."""
-    now = [t.game_id for t in crowds.tables(crowd_id, crowds.current_round(crowd_id))]
-    with changing(*now) as change:
+    with changing(*_lately(crowd_id)) as change:
         found = crowds.get(crowd_id)
         if found is None:
             raise Gone(crowd_id)

@@ -46,7 +46,7 @@ def test_progressive_rounds_move_winners_up_to_the_nights_winner():
         orders = [play_out(t.game_id) for t in view.tables]  # seat order is finishing order
         if number < 3:
             assert crowd.next_round(crowd_id, number, seed=number) == crowd.NextRound(
-                number + 1, True)
+                number + 1, (1, 2, 3))
             after = reading.night(crowd_id)
             where = {n: t.number for t in after.tables for n in t.players}
             assert where[orders[1][0]] == 1  # table 2's winner moved up
@@ -80,7 +80,7 @@ def test_a_second_next_round_seats_nothing():
         play_out(table.game_id)
     assert crowd.next_round(crowd_id, 1).started
     before = everything()
-    assert crowd.next_round(crowd_id, 1) == crowd.NextRound(2, False)
+    assert crowd.next_round(crowd_id, 1) == crowd.NextRound(2)
     assert everything() == before
 
 
@@ -194,3 +194,50 @@ def test_a_game_started_another_way_never_joins_a_crowd_night():
     assert db.session.get(Game, other).night_id != crowd_night
     assert db.session.get(Game, play.new_game("penalty", {}, ["Cy", "Zoe"], 0)).night_id == \
         db.session.get(Game, other).night_id
+
+
+TWELVE = [*ELEVEN, "Lu"]
+
+
+def test_a_late_table_holds_the_next_round_for_its_players_alone():
+    crowd_id = crowd.start(plan(names=TWELVE, rounds=2), seed=7)
+    first = reading.night(crowd_id).tables
+    orders = [play_out(t.game_id) for t in first[:2]]  # table 3 is late
+    asked = crowd.next_round(crowd_id, 1, seed=1)
+    assert asked == crowd.NextRound(2, (1,), (2, 3))  # table 1 takes tables 1 and 2 only
+    view = reading.night(crowd_id)
+    assert [(t.round, t.number) for t in view.tables] == [(2, 1), (1, 2), (1, 3)]
+    assert sorted(view.tables[0].players) == sorted([*orders[0][:3], orders[1][0]])
+    assert not view.complete and view.waiting == [2, 3] and view.after == 1
+    # Table 2's last goes down to table 3: it waits for table 3; so does table 3's winner.
+    assert reading.waits_for(view, orders[1][-1]) == [3]
+    assert reading.waits_for(view, orders[0][0]) is None  # seated
+    before = everything()
+    with pytest.raises(rules.RuleError) as refused:  # nothing more can be seated yet
+        crowd.next_round(crowd_id, 1)
+    assert "table 3 is still playing" in refused.value.message
+    db.session.rollback()
+    assert everything() == before
+    late = play_out(first[2].game_id)
+    assert crowd.next_round(crowd_id, 1, seed=2) == crowd.NextRound(2, (2, 3), ())
+    assert crowd.next_round(crowd_id, 1) == crowd.NextRound(2)  # a second tap
+    view = reading.night(crowd_id)
+    assert view.complete and [t.round for t in view.tables] == [2, 2, 2]
+    where = {n: t.number for t in view.tables for n in t.players}
+    assert where[late[0]] == 2 and where[orders[1][-1]] == 3
+    for table in view.tables[:2]:
+        play_out(table.game_id)
+    assert not reading.night(crowd_id).over and not reading.night(crowd_id).winners
+    play_out(view.tables[2].game_id)
+    assert reading.night(crowd_id).over and reading.night(crowd_id).winners
+
+
+def test_the_same_tables_go_on_each_by_itself():
+    crowd_id = crowd.start(plan(names=TWELVE, moving="same"), seed=8)
+    first = reading.night(crowd_id).tables
+    play_out(first[1].game_id)
+    assert crowd.next_round(crowd_id, 1).seated == (2,)
+    play_out(first[0].game_id)
+    assert crowd.next_round(crowd_id, 1) == crowd.NextRound(2, (1,), (3,))
+    assert {t.number: set(t.players) for t in reading.night(crowd_id).rounds[2]} == {
+        1: set(first[0].players), 2: set(first[1].players)}

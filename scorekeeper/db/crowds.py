@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from ..extensions import db
-from .models import Crowd, CrowdPhone, CrowdPlayer, CrowdTable, Game, Night, Player
+from .models import Crowd, CrowdPhone, CrowdPlayer, CrowdTable, Game, Night, Player, Seat
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,14 @@ def current_round(crowd_id: int) -> int:
     """Return the round being played (the last seated), 0 before the first."""
     return db.session.scalar(select(func.max(CrowdTable.round))
                              .where(CrowdTable.crowd_id == crowd_id)) or 0
+
+
+def latest_round_of(crowd_id: int, player_id: int) -> int:
+    """Return the latest round a player is seated at a table of (0: none): a round starts
+    table by table, so theirs may not be seated yet."""
+    return db.session.scalar(
+        select(func.max(CrowdTable.round)).join(Seat, Seat.game_id == CrowdTable.game_id)
+        .where(CrowdTable.crowd_id == crowd_id, Seat.player_id == player_id)) or 0
 
 
 def stamp(crowd_id: int) -> str | None:

@@ -1,5 +1,5 @@
-"""The room's board of a crowd night, for a TV: every table of the round being played at
-once (its standings, whose deal, the hand in progress) and, between rounds or once the night
+"""The room's board of a crowd night, for a TV: every table's latest game at once (its
+standings, whose deal, the hand in progress) and, between rounds or once the night
 is over, the night's standings (reports/crowd.py)."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from . import crowd
 
 @dataclass(frozen=True)
 class Table:
-    """A table of the round being played, as the board shows it."""
+    """A table's latest game, as the board shows it (a late table may be a round behind)."""
 
     number: int
+    round: int
     game_id: int
     rows: list[dict[str, Any]]  # the game's standings (Variant.standings), with "deals"/"sent"
     over: bool
@@ -55,8 +56,8 @@ def _table(shown: crowd.Table, game: Loaded) -> Table:
         rows.append({**row, "deals": row["name"] == shown.dealer and not result.over,
                      "sent": seat in sent})
     live = home.live(game)
-    return Table(shown.number, shown.game_id, rows, result.over, shown.winners, shown.dealer,
-                 number, len(sent), len(game.players) - len(out),
+    return Table(shown.number, shown.round, shown.game_id, rows, result.over, shown.winners,
+                 shown.dealer, number, len(sent), len(game.players) - len(out),
                  live["pot"] if live else None)
 
 

@@ -38,13 +38,40 @@ class Night:
     standings: list[rule.Standing] = field(default_factory=list)
 
     @property
+    def count(self) -> int:
+        """Return how many tables the night has (every round the same)."""
+        return len(self.rounds.get(1, ()))
+
+    @property
     def tables(self) -> list[Table]:
-        """Return the tables of the round being played."""
-        return self.rounds.get(self.round, [])
+        """Return each table's latest game, table 1 first: a round starts table by table
+        (a table still playing holds only the tables its players go to), so a late table
+        may still be a round behind."""
+        latest: dict[int, Table] = {}
+        for number in sorted(self.rounds):
+            latest.update((table.number, table) for table in self.rounds[number])
+        return [latest[number] for number in sorted(latest)]
+
+    @property
+    def complete(self) -> bool:
+        """Tell whether every table of the latest round is seated."""
+        return len(self.rounds.get(self.round, ())) == self.count
+
+    @property
+    def waiting(self) -> list[int]:
+        """Return the numbers of the latest round's tables not seated yet."""
+        seated = {table.number for table in self.rounds.get(self.round, ())}
+        return [number for number in range(1, self.count + 1) if number not in seated]
+
+    @property
+    def after(self) -> int:
+        """Return the round whose next *Next round* seats (tables of): the latest, once it
+        is seated whole; else the one before it."""
+        return self.round if self.complete else self.round - 1
 
     @property
     def playing(self) -> list[int]:
-        """Return the numbers of this round's tables still playing."""
+        """Return the numbers of the tables whose latest game is still being played."""
         return [table.number for table in self.tables if not table.over]
 
     @property
@@ -54,8 +81,9 @@ class Night:
 
     @property
     def over(self) -> bool:
-        """Tell whether the night is over: its last round played out at every table."""
-        return self.last_round and not self.playing
+        """Tell whether the night is over: its last round seated and played out at every
+        table."""
+        return self.last_round and self.complete and not self.playing
 
     @property
     def winners(self) -> list[str]:
@@ -121,9 +149,22 @@ class Seat:
 
 
 def seat_of(view: Night, name: str) -> Seat | None:
-    """Return where a player sits in the round being played, or None."""
+    """Return where a player sits now (their latest table), or None."""
     for table in view.tables:
         if name in table.players:
             return Seat(table.round, table.number, table.players.index(name) + 1,
                         table.game_id, table.dealer == name, table.over)
     return None
+
+
+def waits_for(view: Night, name: str) -> list[int] | None:
+    """Return, for a player whose game is over while the next round is being seated
+    without them, the tables still playing that their next table waits for (empty: it is
+    seated at the next tap of *Next round*); None when they are not waiting so."""
+    at = seat_of(view, name)
+    if at is None or not at.over or at.round != view.round - 1 or view.over:
+        return None
+    previous = view.rounds.get(at.round, [])
+    done = {t.number - 1: t.ranking for t in previous if t.over}
+    holders = rule.holding(view.crowd.moving, [t.players for t in previous], done, name)
+    return [index + 1 for index in holders]

@@ -154,6 +154,70 @@ def same(previous: Sequence[Sequence[str]], rng: random.Random) -> Seating:
 NEXT = {"progressive": progressive, "redraw": redraw, "same": same}
 
 
+def seat_ready(moving: str, previous: Sequence[Sequence[str]],
+               done: Mapping[int, Sequence[str]], seated: Mapping[int, Sequence[str]],
+               rng: random.Random) -> dict[int, list[str]]:
+    """Return the next round's tables that can be seated now (by index, 0 the top table),
+    beyond those `seated` already: a table still playing holds only the tables its players
+    go to. `previous` is the round's tables, `done` each finished one's finishing order.
+
+    Progressive: next table k takes table k's stayers, table k+1's winner and table k-1's
+    last, so it waits for tables k-1, k and k+1 alone. The same tables: table k waits for
+    itself. Drawn again: the free players not seated yet are drawn to the tables they fill
+    now (in order, skipping one they cannot fill); the rest wait for the late tables'
+    players. Seated whole, round by round, it gives what `NEXT` gives."""
+    count = len(previous)
+    ready: dict[int, list[str]] = {}
+    if moving == "redraw":
+        taken = {name for table in seated.values() for name in table}
+        free = [name for index in sorted(done) for name in done[index] if name not in taken]
+        rng.shuffle(free)
+        for index in range(count):
+            size = len(previous[index])
+            if index not in seated and size <= len(free):
+                ready[index], free = free[:size], free[size:]
+        return ready
+    for index in range(count):
+        if index in seated:
+            continue
+        if moving == "same":
+            if index in done:
+                order = list(done[index])
+                ready[index] = order[1:] + order[:1]
+            continue
+        needed = range(max(index - 1, 0), min(index + 2, count))
+        if not all(k in done for k in needed):
+            continue
+        order = done[index]
+        table = [name for name in order
+                 if not (name == order[0] and index > 0)
+                 and not (name == order[-1] and index < count - 1)]
+        if index + 1 < count:
+            table.append(done[index + 1][0])
+        if index > 0:
+            table.append(done[index - 1][-1])
+        rng.shuffle(table)
+        ready[index] = table
+    return ready
+
+
+def holding(moving: str, previous: Sequence[Sequence[str]],
+            done: Mapping[int, Sequence[str]], name: str) -> list[int]:
+    """Return the tables (by index) still playing that a free player's next table waits
+    for: progressive, those beside the table they go to; the same tables, none; drawn
+    again, every one still playing."""
+    playing = [index for index in range(len(previous)) if index not in done]
+    if moving == "same":
+        return []
+    if moving == "redraw":
+        return playing
+    at = next(index for index, order in done.items() if name in order)
+    order = done[at]
+    to = at - 1 if name == order[0] and at > 0 else (
+        at + 1 if name == order[-1] and at < len(previous) - 1 else at)
+    return [index for index in playing if abs(index - to) <= 1]
+
+
 def place_points(places: Sequence[int]) -> list[Fraction]:
     """Return each player's points for one game from their places (1 first; a tie shares a
     place): 3 for first down to 0 for last, evenly spaced whatever the table's size, and a

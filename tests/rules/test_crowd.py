@@ -156,3 +156,109 @@ def test_the_night_is_won_on_points_then_wins_and_the_top_table_weighs_more():
     assert [s.place for s in lines] == [1, 2, 2, 4]
     plain = crowd.standings(["A", "B", "C", "D"], games, weigh_top=False)
     assert plain[0].points == 6
+
+
+# A table still playing holds the next round for its players alone (docs/crowd.md): the
+# tables seated as the round's tables finish, in any order, give the whole round's seating.
+
+rounds_ending = st.integers(2, 6).flatmap(lambda size: st.tuples(
+    st.just(size), st.integers(size + 1, min(8 * size, 48)), st.integers(0, 2**32),
+    st.lists(st.integers(0, 7), min_size=1, max_size=8)))
+
+
+def _seated_as_tables_finish(moving, finished, order, seed):
+    """Seat the next round as the tables end in this order (batches of a few), the way taps
+    of Next round do; return the tables seated, by index, and how many asks seated any."""
+    rng = random.Random(seed)
+    done, seated = {}, {}
+    for batch in order:
+        for index in batch:
+            done[index] = finished[index]
+        new = crowd.seat_ready(moving, finished, done, seated, rng)
+        assert not set(new) & set(seated)
+        seated.update(new)
+    return seated
+
+
+def _an_ending(count_size, tables):
+    size, count, seed, cuts = count_size
+    rng = random.Random(seed)
+    order = list(range(tables))
+    rng.shuffle(order)
+    batches, start = [], 0
+    for cut in cuts:
+        batches.append(order[start:start + cut % 3 + 1])
+        start += cut % 3 + 1
+    batches.append(order[start:])
+    return [b for b in batches if b], seed
+
+
+@given(rounds_ending)
+def test_progressive_and_same_seated_table_by_table_give_the_whole_round(case):
+    size, count, seed, _ = case
+    try:
+        sizes = crowd.table_sizes(count, size, 2, 6)
+    except RuleError:
+        return
+    finished = crowd.seat_at_random(NAMES[:count], sizes, random.Random(seed))
+    batches, seed = _an_ending(case, len(finished))
+    for moving in ("progressive", "same"):
+        seated = _seated_as_tables_finish(moving, finished, batches, seed)
+        whole = crowd.NEXT[moving](finished, random.Random(seed))
+        assert sorted(seated) == list(range(len(finished)))
+        if moving == "same":
+            assert [seated[i] for i in range(len(whole))] == whole
+        else:
+            assert [sorted(seated[i]) for i in range(len(whole))] == [sorted(t) for t in whole]
+
+
+@given(rounds_ending)
+def test_progressive_seats_a_table_only_once_the_tables_beside_it_end(case):
+    size, count, seed, _ = case
+    try:
+        sizes = crowd.table_sizes(count, size, 2, 6)
+    except RuleError:
+        return
+    finished = crowd.seat_at_random(NAMES[:count], sizes, random.Random(seed))
+    late = seed % len(finished)
+    done = {i: t for i, t in enumerate(finished) if i != late}
+    ready = crowd.seat_ready("progressive", finished, done, {}, random.Random(seed))
+    assert set(ready) == {i for i in range(len(finished)) if abs(i - late) > 1}
+    waiting = {name for i in range(len(finished)) if i not in ready for name in
+               crowd.NEXT["progressive"](finished, random.Random(0))[i]}
+    for name in waiting - set(finished[late]):
+        assert late in crowd.holding("progressive", finished, done, name)
+
+
+@given(rounds_ending)
+def test_a_redraw_seated_table_by_table_seats_everyone_once_at_the_round_sizes(case):
+    size, count, seed, _ = case
+    try:
+        sizes = crowd.table_sizes(count, size, 2, 6)
+    except RuleError:
+        return
+    finished = crowd.seat_at_random(NAMES[:count], sizes, random.Random(seed))
+    batches, seed = _an_ending(case, len(finished))
+    seated = _seated_as_tables_finish("redraw", finished, batches, seed)
+    assert sorted(seated) == list(range(len(finished)))
+    assert [len(seated[i]) for i in range(len(finished))] == sizes
+    assert everyone_once(seated.values(), NAMES[:count])
+
+
+def test_a_late_table_holds_the_next_round_for_its_players_alone():
+    finished = [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3", "B4"], ["C1", "C2", "C3", "C4"]]
+    done = {0: finished[0], 1: finished[1]}  # table 3 is late
+    rng = random.Random(1)
+    assert set(crowd.seat_ready("progressive", finished, done, {}, rng)) == {0}  # 2, 3 wait
+    assert set(crowd.seat_ready("same", finished, done, {}, rng)) == {0, 1}
+    drawn = crowd.seat_ready("redraw", finished, done, {}, rng)
+    assert set(drawn) == {0, 1} and len({n for t in drawn.values() for n in t}) == 8
+    four = finished + [["D1", "D2", "D3", "D4"]]
+    done = {0: four[0], 1: four[1], 2: four[2]}  # table 4 is late
+    ready = crowd.seat_ready("progressive", four, done, {}, rng)
+    assert set(ready) == {0, 1}
+    assert sorted(ready[0]) == ["A1", "A2", "A3", "B1"]
+    assert crowd.holding("progressive", four, done, "C4") == [3]  # C4 goes down to 4
+    assert crowd.holding("progressive", four, done, "C1") == []  # up to table 2, seated
+    assert crowd.holding("progressive", four, done, "C2") == [3]  # stays at table 3
+    assert crowd.holding("same", four, done, "C1") == []

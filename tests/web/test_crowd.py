@@ -82,7 +82,7 @@ def test_next_round_waits_for_every_table_then_seats_once(app):
     night = start(client).headers["Location"]
     assert night == "/crowds/1"
     page = client.get(night)
-    assert "Round 1 of 3" in text(page) and "Waiting for tables 1, 2, 3" in text(page)
+    assert "Round 1 of 3" in text(page) and "Every table is playing" in text(page)
     early = client.post("/crowds/1/next", data={"after": "1"}, follow_redirects=True)
     assert "still playing" in text(early)
     assert tables(app, 1, 2) == []
@@ -158,3 +158,43 @@ def test_history_shows_a_crowd_night_as_one_night_with_its_rounds_and_tables(app
     for round_number in (1, 2):
         for table in (1, 2):
             assert f"Round {round_number}, table {table}" in page
+
+
+def test_a_phone_whose_next_table_waits_is_told_and_taken_there_once_seated(app):
+    host = app.test_client()
+    start(host, names=[*ELEVEN, "Lu"], rounds="2")
+    first = tables(app, 1, 1)
+    with app.app_context():
+        from scorekeeper.db import read_game
+        orders = [play_out(game_id) for _, game_id in first[:2]]  # table 3 is late
+        mover = orders[1][-1]  # table 2's last goes down to table 3: it waits for it
+        mover_id = db.session.execute(db.text("SELECT id FROM player WHERE name = :n"),
+                                      {"n": mover}).scalar()
+    phone = app.test_client()
+    phone.get(f"/crowds/1/join/{code_of(app, 1)}")
+    phone.post("/crowds/1/who", data={"player": str(mover_id)})
+    seated = text(host.post("/crowds/1/next", data={"after": "1"}, follow_redirects=True))
+    assert "Round 2, tables seated: 1," in seated and "to end: 2, 3;" in seated
+    assert "Round 2: tables 2, 3 wait" in text(host.get("/crowds/1"))
+    game_id = first[1][1]
+    assert "url" not in phone.get(f"/games/{game_id}/version").get_json()
+    assert "Waiting for table 3 to finish" in text(phone.get(f"/games/{game_id}"))
+    assert "Waiting for table 3 to finish" in text(phone.get("/crowds/1/me",
+                                                             follow_redirects=True))
+    with app.app_context():
+        play_out(first[2][1])
+    done = text(host.post("/crowds/1/next", data={"after": "1"}, follow_redirects=True))
+    assert "Round 2 is seated" in done
+    assert phone.get(f"/games/{game_id}/version").get_json()["url"] == "/crowds/1/me"
+    moved = text(phone.get("/crowds/1/me", follow_redirects=True))
+    assert "Round 2: table 3" in moved and "you moved down from table 2" in moved
+    with app.app_context():
+        assert mover in read_game(tables(app, 1, 2)[2][1]).players
+
+
+def test_the_night_page_writes_points_in_the_pages_language(app):
+    client = app.test_client()
+    start(client, names=ELEVEN[:6], table_size="3", rounds="1")
+    finish_all(app, 1, 1)  # 3, 1.5, 0 at each table of three
+    spanish = text(client.get("/crowds/1", headers={"Accept-Language": "es"}))
+    assert "1,5" in spanish and "1.5" not in spanish

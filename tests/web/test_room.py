@@ -143,3 +143,22 @@ def test_the_board_carries_the_nights_qr_code_where_the_nights_page_does(app, lo
     tv = app.test_client()
     page = tv.get(f"/crowds/{crowd_id}/board").get_data(as_text=True)
     assert ("/join.svg?to=/crowds/1/join/" in page) is not locked
+
+
+def test_with_a_late_table_the_board_shows_each_tables_latest_game_and_its_round(app):
+    crowd_id = start(app, names=[*ELEVEN, "Lu"], rounds=3)
+    with app.app_context():
+        first = reading.board(crowd_id).tables
+        for table in first[:2]:
+            play_out(table.game_id)
+        crowd.next_round(crowd_id, 1)  # table 1 of round 2; tables 2 and 3 wait for 3
+    shown = board(app, crowd_id)
+    assert [(t.number, t.round) for t in shown.tables] == [(1, 2), (2, 1), (3, 1)]
+    assert not shown.between  # table 3 and round 2's table 1 are being played
+    page = text(app.test_client().get(f"/crowds/{crowd_id}/board"))
+    assert "Round 2 of 3" in page and "Table 3 round 1" in page
+    assert "The night’s standings" not in page
+    with app.app_context():
+        play_out(shown.tables[0].game_id)
+        play_out(first[2].game_id)
+    assert board(app, crowd_id).between  # nothing is being played: the standings

@@ -4,14 +4,14 @@ code: a phone taps its name once and is taken to its table every round."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from ... import crowd, play, rules, variants
 from ...db import crowds
 from ...db.roster import roster
 from ...extensions import csrf
 from ...reports import crowd as reading
-from ...words import capital, reason
+from ...words import capital, points, reason
 from .. import own_phones, passcode
 from ..forms import ConfirmForm, NewGameForm, whole
 from ..pages import error_summary, expired
@@ -77,11 +77,6 @@ def _night_or_404(crowd_id: int) -> reading.Night:
     return view
 
 
-def points(value) -> str:
-    """Return a night's points as a page shows them: 7.5, 3, 2.25."""
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
-
-
 @bp.route("/<int:crowd_id>")
 def night(crowd_id: int):
     """Show the round being played, every table's game, the standings, and what the host
@@ -89,9 +84,11 @@ def night(crowd_id: int):
     view = _night_or_404(crowd_id)
     me = crowds.player_of(crowd_id, own_phones.phone())
     names = dict(view.players)
+    held = reading.waits_for(view, names[me]) if me in names else None
     return render_template("crowds/night.html", view=view, form=ConfirmForm(), points=points,
                            home=variants.get(view.crowd.variant),
                            me=reading.seat_of(view, names[me]) if me in names else None,
+                           held=waiting(held) if held is not None else None,
                            join_to=url_for("crowds.join", crowd_id=crowd_id,
                                            code=own_phones.crowd_code(crowd_id))
                            if passcode.unlocked() else None)
@@ -116,8 +113,13 @@ def next_round(crowd_id: int):
     except rules.RuleError as error:
         flash(capital(reason(error)))
         return _back(crowd_id)
-    if done.started:
+    if done.started and not done.waiting:
         flash(gettext("Round %(round)s is seated: everyone to their table.", round=done.round))
+    elif done.started:
+        flash(gettext("Round %(round)s, tables seated: %(tables)s, to your tables. Still "
+                      "waiting for a game to end: %(waiting)s; tap Next round again once it "
+                      "has.", round=done.round, tables=", ".join(map(str, done.seated)),
+                      waiting=", ".join(map(str, done.waiting))))
     else:
         flash(gettext("Round %(round)s was seated already (on another phone?): nothing more "
                       "was changed.", round=done.round))
@@ -216,6 +218,16 @@ def where(view: reading.Night, name: str) -> str:
     return said
 
 
+def waiting(held: list[int]) -> str:
+    """Return what a player whose next table is not seated yet is told: which table it
+    waits for, or that the next tap of Next round seats it."""
+    if held:
+        return ngettext("Waiting for table %(tables)s to finish: your next table is seated "
+                        "then.", "Waiting for tables %(tables)s to finish: your next table "
+                        "is seated then.", len(held), tables=", ".join(map(str, held)))
+    return gettext("Your next table is seated at the next tap of Next round.")
+
+
 @bp.route("/<int:crowd_id>/me")
 def me(crowd_id: int):
     """Take this phone to its player's table and seat in the round being played."""
@@ -227,5 +239,9 @@ def me(crowd_id: int):
     at = reading.seat_of(view, names[player])
     if view.over or at is None:
         return _back(crowd_id)
-    flash(where(view, names[player]))
+    held = reading.waits_for(view, names[player])
+    if held is not None:
+        flash(waiting(held))
+    else:
+        flash(where(view, names[player]))
     return redirect(url_for("games.scoreboard", game_id=at.game_id))

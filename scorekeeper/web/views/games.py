@@ -20,12 +20,14 @@ from ...db import crowds, version_of
 from ...db.roster import roster
 from ...extensions import csrf
 from ...reports import bgstats, ratings, share_card
+from ...reports import crowd as crowd_reading
 from ...rules.seats import rematch_dealer
 from ...words import N_, capital, reason
 from .. import own_phones
 from ..forms import ConfirmForm, NewGameForm, whole
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
+from .crowds import waiting
 from .setup import (
     MAX_SEATS,
     check_new_game,
@@ -95,15 +97,29 @@ def version(game_id: int):
 
 def _next_url(game_id: int, next_id: int) -> str | None:
     """Return where a phone on a finished game goes next: the next game; for a table of a
-    crowd night, not another table's game, but, once the next round is seated, its own
-    table of it (crowds.me), and nowhere before."""
+    crowd night, not another table's game, but, once the next round is seated (a player's
+    phone: their own table of it), that table (crowds.me), and nowhere before."""
     found = crowds.crowd_of_game(game_id)
     if found is None:
         return url_for("games.scoreboard", game_id=next_id)
     crowd_id, table = found
-    if crowds.current_round(crowd_id) > table.round:
+    player = crowds.player_of(crowd_id, own_phones.phone())
+    seated = (crowds.latest_round_of(crowd_id, player) if player is not None
+              else crowds.current_round(crowd_id))
+    if seated > table.round:
         return url_for("crowds.me", crowd_id=crowd_id)
     return None
+
+
+def _crowd_wait(game_id: int) -> str | None:
+    """Return, for a table of a crowd night whose game is over, what this phone's player is
+    told while their next table waits for another still playing; else None."""
+    found = crowds.crowd_of_game(game_id)
+    player = crowds.player_of(found[0], own_phones.phone()) if found else None
+    view = crowd_reading.night(found[0]) if player is not None else None
+    names = dict(view.players) if view is not None else {}
+    held = crowd_reading.waits_for(view, names[player]) if player in names else None
+    return waiting(held) if held is not None else None
 
 
 @bp.route("/<int:game_id>")
@@ -126,6 +142,7 @@ def scoreboard(game_id: int):
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),
                            moves=changes, crowd_at=crowds.crowd_of_game(game_id),
+                           crowd_wait=_crowd_wait(game_id) if result.over else None,
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

@@ -73,6 +73,16 @@ def webkit():
             os.environ["DISPLAY"] = old
 
 
+@pytest.fixture(autouse=True)
+def forgets(request):
+    """After each test, the one WebKit browser forgets its cookies: every test's server is
+    on 127.0.0.1, where a language chosen or a seat held would follow the phone into the
+    next test (a crowd night's test once opened in the Spanish an earlier test chose)."""
+    yield
+    if "webkit" in request.fixturenames:
+        request.getfixturevalue("webkit").delete_all_cookies()
+
+
 class Phone:
     """The WebKit page as a person at the table uses it: taps, and what it shows."""
 

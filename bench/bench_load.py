@@ -1,8 +1,8 @@
-"""A crowd's load on the real server: N tables of five phones polling as app.js does, a TV
-watching every table, and a save at each table every few seconds; a save's p99 and every
-other request's p99 against their limits. On SQLite served by one process (`make run`),
-then, when TEST_DATABASE_URL or DATABASE_URL names a PostgreSQL server, by two processes
-(`kings-corners serve --workers 2`) on a database of its own there, made afresh.
+"""A crowd's load on the real server: a crowd night of N tables of five phones polling as
+app.js does, the room's board on a TV, and a save at each table every few seconds; a save's
+p99 and every other request's p99 against their limits. On SQLite served by one process
+(`make run`), then, when TEST_DATABASE_URL or DATABASE_URL names a PostgreSQL server, by two
+processes (`kings-corners serve --workers 2`) on a database of its own there, made afresh.
 `python bench/bench_load.py [tables] [seconds]`; docs/performance.md."""
 
 from __future__ import annotations
@@ -55,23 +55,36 @@ class Table:
         return form
 
 
-def ordinary_games(port: int, count: int) -> list[Table]:
-    """Make the tables: `count` penalty games of five players that never end (a crowd
-    night's tables plug in here, made the same way)."""
-    tables = []
-    for n in range(count):
-        data = {"variant": "penalty", "dealer": "0", "rules-penalty-target-other": "10000"}
-        data.update({f"seat-{i}": f"{NAMES[(n + i) % len(NAMES)]} {n + 1}"
-                     for i in range(PHONES)})
-        connection = connect(port)
-        data["csrf_token"] = csrf(connection, "/games/new")
-        response, _ = send(connection, "POST", "/games/new", data)
-        if response.status != 302:
-            raise SystemExit(f"starting table {n + 1} answered {response.status}")
-        path = urllib.parse.urlsplit(response.getheader("Location")).path  # /games/<id>
-        tables.append(Table(path, f"{path}/version", f"{path}/hands/new", PHONES))
-        connection.close()
-    return tables
+@dataclass(frozen=True)
+class Night:
+    """A crowd night the load plays: its tables, and the room's board (what its TV shows)
+    with the question the TV polls."""
+
+    tables: list[Table]
+    board: str
+    version: str
+
+
+def crowd_night(port: int, count: int) -> Night:
+    """Start a night for a crowd of `count` tables of five as a host does (new names, the
+    target out of reach, rounds left open); return its tables, read off the night's page."""
+    connection = connect(port)
+    data = {"new_names": "\n".join(f"{NAMES[n % len(NAMES)]} {n + 1}"
+                                   for n in range(count * PHONES)),
+            "table_size": str(PHONES), "seating": "random", "moving": "progressive",
+            "rounds": "", "variant": "penalty", "rules-penalty-target-other": "10000",
+            "csrf_token": csrf(connection, "/crowds/new")}
+    response, _ = send(connection, "POST", "/crowds/new", data)
+    if response.status != 302:
+        raise SystemExit(f"starting the crowd night answered {response.status}")
+    night = urllib.parse.urlsplit(response.getheader("Location")).path  # /crowds/<id>
+    _, body = send(connection, "GET", night)
+    games = list(dict.fromkeys(re.findall(r'href="(/games/\d+)"', body.decode())))
+    connection.close()
+    if len(games) != count:
+        raise SystemExit(f"the crowd night has {len(games)} tables, not {count}")
+    return Night([Table(game, f"{game}/version", f"{game}/hands/new", PHONES)
+                  for game in games], f"{night}/board", f"{night}/board/version")
 
 
 class Timings:
@@ -148,20 +161,19 @@ def phone(port: int, table: Table, timings: Timings, stop: threading.Event,
         stop.wait(POLL_S)
 
 
-def tv(port: int, tables: list[Table], timings: Timings, stop: threading.Event,
+def tv(port: int, night: Night, timings: Timings, stop: threading.Event,
        ready: threading.Barrier) -> None:
-    """Watch every table as the room's TV does: each one's question, its board when new."""
+    """Watch the night as the room's TV does: its board's question, the board when new."""
     connection = connect(port)
-    seen = {table.board: opened(connection, f"{table.board}?watch=1") for table in tables}
+    _, body = send(connection, "GET", night.board)
+    seen = re.search(r'data-live-version="([^"]+)"', body.decode()).group(1)
     ready.wait()
     while not stop.is_set():
-        for table in tables:
-            status, body = timings.ask(connection, "tv poll", "GET",
-                                       f"{table.version}?since={seen[table.board]}")
-            if status == 200:
-                seen[table.board] = body.decode().split('"version":')[1].strip(" }\n") \
-                    .split(",")[0]
-                timings.ask(connection, "tv board", "GET", f"{table.board}?watch=1")
+        status, body = timings.ask(connection, "tv poll", "GET",
+                                   f"{night.version}?since={urllib.parse.quote(seen)}")
+        if status == 200:
+            seen = re.search(r'"version": *"?([^",}]+)', body.decode()).group(1)
+            timings.ask(connection, "tv board", "GET", night.board)
         stop.wait(POLL_S)
 
 
@@ -181,14 +193,15 @@ def scorer(port: int, table: Table, timings: Timings, stop: threading.Event,
         stop.wait(SAVE_EVERY_S)
 
 
-def load(port: int, count: int, seconds: float, make_tables=ordinary_games) -> Timings:
-    """Make `count` tables, then play the load against the server on `port` for `seconds`."""
-    tables = make_tables(port, count)
+def load(port: int, count: int, seconds: float) -> Timings:
+    """Start a crowd night of `count` tables, then play the load against the server on
+    `port` for `seconds`."""
+    night = crowd_night(port, count)
     timings, stop = Timings(), threading.Event()
-    ready = threading.Barrier(1 + len(tables) * (1 + PHONES) + 1)  # every page open
+    ready = threading.Barrier(1 + count * (1 + PHONES) + 1)  # every page open
     both = (timings, stop, ready)
-    threads = [threading.Thread(target=tv, args=(port, tables, *both))]
-    for table in tables:
+    threads = [threading.Thread(target=tv, args=(port, night, *both))]
+    for table in night.tables:
         threads.append(threading.Thread(target=scorer, args=(port, table, *both)))
         threads += [threading.Thread(target=phone, args=(port, table, *both))
                     for _ in range(PHONES)]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -116,6 +117,23 @@ def take_guess(address: str) -> tuple[int, bool]:
 def give_back_guess(address: str) -> None:
     """Uncount the guess just taken from `address`: it was right."""
     play.right_guess(address)
+
+
+def join_code_checked(right: Callable[[], bool]) -> bool | str:
+    """Check a join code a phone brought (`right()` says whether it is the game's or the
+    night's) as a guess of the passcode is: counted before it is checked, given back when
+    right. Return whether it was right, or, when the phone must wait first (nothing is
+    checked), what to tell it."""
+    address = request.remote_addr or ""
+    wait, everyone = take_guess(address)
+    if wait:
+        return gettext("Too many wrong codes at this table just now. Try again in %(wait)s s.",
+                       wait=wait) if everyone else gettext(
+            "Too many wrong codes from this phone. Try again in %(wait)s s.", wait=wait)
+    if not right():
+        return False
+    give_back_guess(address)  # a right code never counts
+    return True
 
 
 def _digest(key: str) -> str:

@@ -153,16 +153,10 @@ def join(crowd_id: int, code: str):
     """The night's QR code: this phone may say which player it is. A wrong code counts as
     a wrong passcode does, against the same limit."""
     _night_or_404(crowd_id)
-    wait, everyone = passcode.take_guess(request.remote_addr or "")
-    if wait:
-        flash(gettext("Too many wrong codes at this table just now. Try again in %(wait)s s.",
-                      wait=wait) if everyone else gettext(
-            "Too many wrong codes from this phone. Try again in %(wait)s s.", wait=wait))
+    checked = passcode.join_code_checked(lambda: own_phones.crowd_join(crowd_id, code[:40]))
+    if checked is not True:
+        flash(checked or gettext("That join code is not this night's: scan its QR code again."))
         return _back(crowd_id)
-    if not own_phones.crowd_join(crowd_id, code[:40]):
-        flash(gettext("That join code is not this night's: scan its QR code again."))
-        return _back(crowd_id)
-    passcode.give_back_guess(request.remote_addr or "")  # a right code never counts
     return redirect(url_for("crowds.who", crowd_id=crowd_id))
 
 

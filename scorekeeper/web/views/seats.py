@@ -40,16 +40,11 @@ def join(game_id: int, code: str):
         flash(gettext("This game is over: its join code seats no one. Scan the QR code of "
                       "the game being played."))
         return _board(game_id)
-    wait, everyone = passcode.take_guess(request.remote_addr or "")
-    if wait:
-        flash(gettext("Too many wrong codes at this table just now. Try again in %(wait)s s.",
-                      wait=wait) if everyone else gettext(
-            "Too many wrong codes from this phone. Try again in %(wait)s s.", wait=wait))
+    checked = passcode.join_code_checked(lambda: own_phones.join(game, code[:40]))
+    if checked is not True:
+        flash(checked or gettext(
+            "That join code is not this game's: scan the table's QR code again."))
         return _board(game_id)
-    if not own_phones.join(game, code[:40]):
-        flash(gettext("That join code is not this game's: scan the table's QR code again."))
-        return _board(game_id)
-    passcode.give_back_guess(request.remote_addr or "")  # a right code never counts
     return redirect(url_for("seats.choose", game_id=game_id))
 
 

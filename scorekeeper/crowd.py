@@ -51,8 +51,10 @@ def _names(raw: Sequence[str]) -> list[str]:
 
 
 def _whole(raw: Any) -> Any:
-    """Return typed digits as a number, anything else as it came (check_int refuses it)."""
-    return int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw
+    """Return typed ASCII digits as a number, anything else as it came (check_int refuses
+    it): str.isdigit() alone lets "³" and "٣" by, which int() then fails on."""
+    typed = raw.strip() if isinstance(raw, str) else None
+    return int(typed) if typed and typed.isascii() and typed.isdigit() else raw
 
 
 def _rounds(raw: Any) -> int | None:

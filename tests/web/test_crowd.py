@@ -42,6 +42,8 @@ def counted(app) -> tuple[int, int]:
     ({"names": ["Ann", "Ben", "Cy", "ann", "Dee"]}, "players", "named twice"),
     ({"table_size": "7"}, "table_size", "2 to 6 players, not 7"),
     ({"table_size": "four"}, "table_size", "whole number"),
+    ({"table_size": "³"}, "table_size", "whole number"),  # str.isdigit() lets it by; int() not
+    ({"rounds": "١٢"}, "rounds", "whole number"),
     ({"variant": "coronation"}, "table_size", "2 to 2 players"),
     ({"seating": "hand", "tables": "Ann, Ben, Cy\nCy, Dee"}, "tables", "Cy is seated twice"),
     ({"rounds": "99"}, "rounds", ""),

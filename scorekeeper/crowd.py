@@ -240,7 +240,7 @@ def join(crowd_id: int, player_id: int, phone: str, label: str, force: bool) -> 
         view = reading.night(crowd_id)
         at = reading.seat_of(view, names[player_id]) if view is not None else None
         if at is not None and not at.over:
-            game = read_games([at.game_id])[at.game_id]
+            game = view.games[at.game_id]
             phone_parts.take(at.game_id, game.next_number, at.seat - 1, phone, label)
             change.show(at.game_id)
     return Joined(names[player_id], True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import variants
-from ..db import phone_parts, read_games
+from ..db import phone_parts
 from ..db.reader import Loaded
 from . import crowd
 
@@ -66,7 +66,6 @@ def board(crowd_id: int) -> Board | None:
     night = crowd.night(crowd_id)
     if night is None:
         return None
-    games = read_games([shown.game_id for shown in night.tables])
-    return Board(night, [_table(shown, games[shown.game_id]) for shown in night.tables
-                         if shown.game_id in games])
+    return Board(night, [_table(shown, night.games[shown.game_id]) for shown in night.tables
+                         if shown.game_id in night.games])
 

@@ -36,6 +36,7 @@ class Night:
     round: int  # being played (the last seated)
     rounds: dict[int, list[Table]] = field(default_factory=dict)
     standings: list[rule.Standing] = field(default_factory=list)
+    games: dict[int, Loaded] = field(default_factory=dict, repr=False)  # every table's, read
 
     @property
     def count(self) -> int:
@@ -115,7 +116,8 @@ def night(crowd_id: int) -> Night | None:
         return None
     at = crowds.tables(crowd_id)
     games = read_games([table.game_id for table in at])
-    view = Night(found, crowds.players(crowd_id), max((t.round for t in at), default=0))
+    view = Night(found, crowds.players(crowd_id), max((t.round for t in at), default=0),
+                 games=games)
     finished = []
     for table in at:
         game = games.get(table.game_id)

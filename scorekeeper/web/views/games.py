@@ -111,10 +111,10 @@ def _next_url(game_id: int, next_id: int) -> str | None:
     return None
 
 
-def _crowd_wait(game_id: int) -> str | None:
-    """Return, for a table of a crowd night whose game is over, what this phone's player is
-    told while their next table waits for another still playing; else None."""
-    found = crowds.crowd_of_game(game_id)
+def _crowd_wait(found: tuple[int, crowds.Table] | None) -> str | None:
+    """Return, for a table of a crowd night whose game is over (`found`: its night and
+    table), what this phone's player is told while their next table waits for another
+    still playing; else None."""
     player = crowds.player_of(found[0], own_phones.phone()) if found else None
     view = crowd_reading.night(found[0]) if player is not None else None
     names = dict(view.players) if view is not None else {}
@@ -133,6 +133,7 @@ def scoreboard(game_id: int):
                                  result.rounds[-1].dealer if result.rounds else None)
     home = variants.get(game.variant)
     changes = ratings.game_changes(game.id) if result.over else []
+    crowd_at = crowds.crowd_of_game(game_id)  # a table of a crowd night: its night, table
     # The seats' phones and parts are shown only while the game is on: a finished game's
     # page does not read them.
     return render_template("scoreboard.html", rematch=rematch,
@@ -141,8 +142,8 @@ def scoreboard(game_id: int):
                            bgstats=bgstats.link(game, home.label) if result.over else None,
                            share_text=(share_card.text(share_card.game_card(game, changes))
                                        if result.over else None),
-                           moves=changes, crowd_at=crowds.crowd_of_game(game_id),
-                           crowd_wait=_crowd_wait(game_id) if result.over else None,
+                           moves=changes, crowd_at=crowd_at,
+                           crowd_wait=_crowd_wait(crowd_at) if result.over else None,
                            **game_view(game, watching=request.args.get("watch") == "1"))
 
 

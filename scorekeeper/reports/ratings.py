@@ -27,19 +27,16 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cache
 
 from openskill.models import PlackettLuce
 from sqlalchemy import (
-    String,
     bindparam,
     delete,
     func,
     insert,
-    literal,
     select,
-    true,
     tuple_,
-    union_all,
     update,
 )
 
@@ -439,16 +436,6 @@ def player_line(player_id: int, variant: str, season: str | None = None) -> list
     return [_rating(row) for row in db.session.execute(query)]
 
 
-def _of(steps, player_id: int, season: str | None, days: tuple[date, date] | None) -> list:
-    """The condition on a player's steps (in `steps`: the table or an alias of it): all of
-    them, or a season's (its name, between its first and last day)."""
-    mine = [steps.c.player_id == player_id]
-    if season is not None:
-        first, last = days or (date.min, date.max)
-        mine += [steps.c.season == season, steps.c.played_on.between(first, last)]
-    return mine
-
-
 @dataclass(frozen=True)
 class Played:
     """A player's finished games of every variant (all time, or a season's) as their page
@@ -466,48 +453,81 @@ def played(player_id: int, season: str | None = None,
     its first and last). All time is read from their last step and the longest run from an
     index, however many games; a season's from its steps."""
     if season is None:
-        mine = RatingStep.player_id == player_id
-        last = db.session.execute(select(RatingStep.number, RatingStep.winning_run).where(mine)
-                                  .order_by(RatingStep.number.desc()).limit(1)).first()
+        last = db.session.execute(_LAST, {"player": player_id}).first()
         if last is None:
             return Played((), 0, 0)
-        longest = db.session.scalar(select(func.max(RatingStep.winning_run)).where(mine))
-        return Played(range(1, last.number + 1), longest, last.winning_run)
-    steps = db.session.execute(select(RatingStep.number, RatingStep.place)
-                               .where(*_of(STEP, player_id, season, days))
-                               .order_by(RatingStep.number)).all()
-    runs = [run for _, run in _count(step.place for step in steps)]
-    return Played([step.number for step in steps], max(runs, default=0),
+        number, current, longest = last
+        return Played(range(1, number + 1), longest, current)
+    first, final = days or (date.min, date.max)
+    places = db.session.execute(_SEASON_PLACES, {"player": player_id, "season": season,
+                                                 "first": first, "last": final}).all()
+    runs = [run for _, run in _count(place for _, place in places)]
+    return Played([number for number, _ in places], max(runs, default=0),
                   runs[-1] if runs else 0)
+
+
+# A player's last step with their longest run, and a season's steps in the order played:
+# built once (docs/performance.md).
+_MINE = RatingStep.player_id == bindparam("player")
+_LAST = (select(RatingStep.number, RatingStep.winning_run,
+                select(func.max(STEP.c.winning_run)).where(STEP.c.player_id == bindparam("player"))
+                .correlate(None).scalar_subquery())
+         .where(_MINE).order_by(RatingStep.number.desc()).limit(1))
+_SEASON_PLACES = (select(RatingStep.number, RatingStep.place)
+                  .where(_MINE, RatingStep.season == bindparam("season"),
+                         RatingStep.played_on.between(bindparam("first"), bindparam("last")))
+                  .order_by(RatingStep.number))
 
 
 def chart_points(player_id: int, numbers: Sequence[int], season: str | None = None,
                  days: tuple[date, date] | None = None
                  ) -> tuple[list[date], dict[str, list[tuple[float, float] | None]]]:
-    """Return the day of each of these steps of a player (by number), and their rating in
-    each variant after it: the variant's latest step up to it (of that season, with
-    `season`), None before their first game of it. One statement reads only these steps and
-    each variant's latest up to them, along the chart's index."""
-    kind = union_all(*(select(literal(name, String).label("variant"))
-                       for name in sorted(rules.VARIANTS))).subquery("kind")
-    step, latest = STEP.alias("step"), STEP.alias("latest")
-    up_to = (select(latest.c.number)
-             .where(*_of(latest, player_id, season, days), latest.c.variant == kind.c.variant,
-                    latest.c.number <= STEP.c.number)
-             .order_by(latest.c.number.desc()).limit(1).scalar_subquery())
-    query = (select(STEP.c.number, STEP.c.played_on, kind.c.variant, step.c.mu_after,
-                    step.c.sigma_after)
-             .select_from(STEP).join(kind, true())
-             .outerjoin(step, (step.c.player_id == player_id) & (step.c.number == up_to))
-             .where(STEP.c.player_id == player_id, STEP.c.number.in_(numbers)))
+    """Return the day of each of these steps of a player (by number; of a season, with
+    `season`, played within `days`, its first step among them), and their rating in each
+    variant after it: the variant's latest step up to it (of that season), None before
+    their first game of it. One statement reads only these steps, a row each, and each
+    variant's latest up to them, along the chart's index."""
+    names = sorted(rules.VARIANTS)
+    asked = {"player": player_id, "numbers": list(numbers)}
+    if season is not None:
+        asked["season"], asked["since"] = season, min(numbers, default=0)
+        asked["first"], asked["last"] = days or (date.min, date.max)
     where = {number: i for i, number in enumerate(numbers)}
     drawn: list[date] = [date.min] * len(numbers)
     after: dict[str, list[tuple[float, float] | None]] = {}
-    for number, day, variant, mu, sigma in db.session.execute(query):
-        drawn[where[number]] = day
-        if mu is not None:
-            after.setdefault(variant, [None] * len(numbers))[where[number]] = (mu, sigma)
+    for number, day, *ratings in db.session.execute(_chart(season is not None, tuple(names)),
+                                                    asked):
+        i = where[number]
+        drawn[i] = day
+        for name, mu, sigma in zip(names, ratings[::2], ratings[1::2]):
+            if mu is not None:
+                after.setdefault(name, [None] * len(numbers))[i] = (mu, sigma)
     return drawn, after
+
+
+@cache  # built once for each shape (docs/performance.md)
+def _chart(season: bool, names: tuple[str, ...]):
+    """The statement of `chart_points`: for each step numbered in `numbers` (bound), its
+    number and day, then a pair of columns a variant of `names`: mu and sigma after the
+    player's latest step of it up to that one (of the bound season, between its first and
+    last day, with `season`)."""
+    player = bindparam("player")
+    joined, columns = STEP, []
+    for name in names:
+        latest, step = STEP.alias(f"latest_{name}"), STEP.alias(f"step_{name}")
+        mine = [latest.c.player_id == player, latest.c.variant == name,
+                latest.c.number <= STEP.c.number]
+        if season:  # from the season's first step: none before it is of the season
+            mine += [latest.c.season == bindparam("season"),
+                     latest.c.played_on.between(bindparam("first"), bindparam("last")),
+                     latest.c.number >= bindparam("since")]
+        up_to = (select(latest.c.number).where(*mine).order_by(latest.c.number.desc())
+                 .limit(1).scalar_subquery())
+        joined = joined.outerjoin(step, (step.c.player_id == player) & (step.c.number == up_to))
+        columns += [step.c.mu_after, step.c.sigma_after]
+    return (select(STEP.c.number, STEP.c.played_on, *columns).select_from(joined)
+            .where(STEP.c.player_id == player,
+                   STEP.c.number.in_(bindparam("numbers", expanding=True))))
 
 
 @dataclass(frozen=True)

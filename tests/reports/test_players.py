@@ -9,7 +9,7 @@ import random
 from sqlalchemy import event, select
 
 from scorekeeper import variants
-from scorekeeper.db.models import Player
+from scorekeeper.db.models import Player, RatingStep
 from scorekeeper.extensions import db
 from scorekeeper.reports import calendar, ratings
 from scorekeeper.reports import figures as roster
@@ -64,6 +64,25 @@ def test_every_player_s_figures_from_sql_equal_a_replay_of_every_game(app, clien
                                                    "hands": from_sql.hands}), player.name
 
 
+def charted(player_id: int, numbers, season: str | None = None,
+            inside=lambda day: True) -> tuple[list, dict]:
+    """Return what a player's rating chart draws at these steps (by number), worked out from
+    every step of theirs: the day of each, and each variant's rating after its latest step
+    up to it (of `season`, played on a day `inside` it, with `season`), None before the
+    first."""
+    steps = db.session.scalars(select(RatingStep).where(RatingStep.player_id == player_id)
+                               .order_by(RatingStep.number)).all()
+    days, lines = [], {}
+    for i, number in enumerate(numbers):
+        days.append(next(step.played_on for step in steps if step.number == number))
+        for step in steps:
+            if step.number <= number and (season is None or step.season == season
+                                          and inside(step.played_on)):
+                line = lines.setdefault(step.variant, [None] * len(numbers))
+                line[i] = (step.mu_after, step.sigma_after)
+    return days, lines
+
+
 def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
     """Hold what a player's page reads for a season (its figures, runs and rating line) to
     the same worked out from the season's games alone, and the season's page's ratings to
@@ -103,6 +122,14 @@ def season_s_figures_are_those_of_its_games_alone(app, client) -> None:
                 days, _ = ratings.chart_points(player.id, season_s.numbers)
                 assert all(inside(day) for day in days), (name, player.name)
                 assert len(season_s.numbers) == len(wins)
+                # The rating chart of the season: each variant's line, from its steps alone.
+                drawn = season_s.numbers[::2]  # the first among them, as the page draws
+                assert ratings.chart_points(player.id, drawn, name, shown.span) == \
+                    charted(player.id, drawn, name, inside), (name, player.name)
+            for player in db.session.scalars(select(Player)):
+                every = ratings.played(player.id).numbers
+                assert ratings.chart_points(player.id, every) == \
+                    charted(player.id, every), player.name
 
 
 def test_a_season_s_figures_are_those_of_its_games_alone(app, client):

@@ -24,6 +24,7 @@ from . import rules, variants
 from .db import (
     Loaded,
     access,
+    crowds,
     lock,
     locks,
     nights,
@@ -263,11 +264,15 @@ class Rematch:
 
 
 def rematch(game_id: int) -> Rematch:
-    """Start a rematch of a finished game: the same seats and rules, the deal passed on."""
+    """Start a rematch of a finished game: the same seats and rules, the deal passed on. A
+    table of a crowd night has none: the night seats its next round."""
     with changing(game_id) as change:
         game = _game(game_id)
         if not game.result.over:
             return Rematch(game_id)
+        if crowds.crowd_of_game(game_id) is not None:
+            raise rules.RuleError("a table of a crowd night is not played again: the night "
+                                  "seats its next round")
         new, started = writer.rematch(game)
         if started:
             change.games(new.id)

@@ -11,7 +11,7 @@ import pytest
 from scorekeeper.db.models import Crowd, CrowdTable, Game
 from scorekeeper.extensions import db
 from scorekeeper.web import own_phones
-from tests.helpers import play_out, send
+from tests.helpers import play_out, send, start_game
 
 ELEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
 
@@ -200,3 +200,24 @@ def test_the_night_page_writes_points_in_the_pages_language(app):
     finish_all(app, 1, 1)  # 3, 1.5, 0 at each table of three
     spanish = text(client.get("/crowds/1", headers={"Accept-Language": "es"}))
     assert "1,5" in spanish and "1.5" not in spanish
+
+
+def test_a_finished_table_of_the_night_offers_the_night_not_a_rematch(app):
+    """A rematch would seat the table's players at a game of its own while the night seats
+    them at its next round: a finished table links to the night instead, and a rematch
+    sent anyway (an old page) is refused in words, with nothing started."""
+    client = app.test_client()
+    start(client)
+    finish_all(app, 1, 1)
+    _, game_id = tables(app, 1, 1)[0]
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'id="rematch"' not in page
+    assert 'href="/crowds/1"' in page
+    games = counted(app)[1]
+    refused = client.post(f"/games/{game_id}/rematch", follow_redirects=True)
+    assert "not played again: the night seats its next round" in text(refused)
+    assert counted(app)[1] == games
+    other = start_game(client, ("Ann", "Ben"))  # an ordinary game's still offers one
+    with app.app_context():
+        play_out(other)
+    assert 'id="rematch"' in client.get(f"/games/{other}").get_data(as_text=True)

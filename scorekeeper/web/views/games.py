@@ -127,13 +127,13 @@ def scoreboard(game_id: int):
     """Show standings, the hand-by-hand table, who deals next, and the winner once over."""
     game = game_or_404(game_id)
     result = game.result
+    crowd_at = crowds.crowd_of_game(game_id)  # a table of a crowd night: its night, table
     rematch = None
-    if result.over:  # who deals first in a rematch: the deal passes on
+    if result.over and crowd_at is None:  # who deals first in a rematch: the deal passes on
         rematch = rematch_dealer(game.players, game.core.first_dealer,
                                  result.rounds[-1].dealer if result.rounds else None)
     home = variants.get(game.variant)
     changes = ratings.game_changes(game.id) if result.over else []
-    crowd_at = crowds.crowd_of_game(game_id)  # a table of a crowd night: its night, table
     # The seats' phones and parts are shown only while the game is on: a finished game's
     # page does not read them.
     return render_template("scoreboard.html", rematch=rematch,

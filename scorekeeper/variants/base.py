@@ -291,9 +291,26 @@ class Home:
         return ""
 
     def scoreboard(self, game, page: Page) -> dict[str, Any]:
-        """Return what this variant's part of the scoreboard shows beside the game's rounds:
-        the standings (`page`: what the page gives the board)."""
-        return {"standings": self.standings(game)}
+        """Return what this variant's part of the scoreboard shows: the standings and the
+        round-by-round table (`page`: what the page gives the board)."""
+        return {"standings": self.standings(game), "rows": self.rows(game, page)}
+
+    def rows(self, game, page: Page) -> list[dict[str, Any]]:
+        """Return the round-by-round table, a row a round: its number, who dealt it, the
+        links that correct it and explain its scores, and a cell a player (★ for a winner
+        of the round, else the score, then the running total; `why` for who took part)."""
+        word, rows = self.word(), []
+        for done in game.result.rounds:
+            cells = [{"name": name, "won": name in done.hand_winners,
+                      "score": "★" if name in done.hand_winners else done.scores.get(name, ""),
+                      "total": done.totals.get(name, ""), "why": name in done.scores}
+                     for name in game.players]
+            rows.append({"number": done.number, "cells": cells,
+                         "dealt": gettext("%(name)s dealt", name=done.dealer),
+                         "edit": page.edit(done.number), "why": page.why(done.number),
+                         "edit_label": gettext("Edit %(round)s %(number)s", round=word,
+                                               number=done.number)})
+        return rows
 
     def banner_note(self, game) -> tuple[str, str] | None:
         """Return a line for the winner's banner and its data value, if the variant has one."""

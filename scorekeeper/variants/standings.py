@@ -1,6 +1,6 @@
-"""A game's board as its page draws it: what the page gives a variant's board (the link
-that corrects a round), and the places of a standings. The board itself is drawn by the
-variant's template (templates/variants/)."""
+"""A game's board as its page draws it: what the page gives a variant's board (the links
+that correct a round and explain its scores), and the places of a standings. The board
+itself is drawn by the variant's template (templates/variants/)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,16 @@ class Page:
 
     edit_before: str  # the link that corrects round n: edit_before, n, edit_after
     edit_after: str
+    why_before: str  # the address of round n's scores explained: why_before, n, why_after
+    why_after: str
 
     def edit(self, number: int) -> str:
         """Return the link that corrects round `number`."""
         return f"{self.edit_before}{number}{self.edit_after}"
+
+    def why(self, number: int) -> str:
+        """Return the address that explains round `number`'s scores, fetched on a tap."""
+        return f"{self.why_before}{number}{self.why_after}"
 
 
 def places(totals: Sequence[Any]) -> list[int]:

@@ -166,6 +166,7 @@ def test_a_hand_or_game_that_does_not_exist_has_no_explanation(client):
     game_id = start_game(client, ("Ann", "Ben"))
     assert client.get(f"/games/{game_id}/hands/1/why").status_code == 404  # none played yet
     client.post(f"/games/{game_id}/hands/new", data=hand_data(("Ann", "Ben"), "Ann", {"Ben": 3}))
+    assert client.get(f"/games/{game_id}/hands/1/why").status_code == 200
     for number in ("0", "2", "99999999999999999999"):
         assert client.get(f"/games/{game_id}/hands/{number}/why").status_code == 404, number
     for game in (game_id + 1, 99999999999999999999):

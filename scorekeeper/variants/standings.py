@@ -27,6 +27,29 @@ class Page:
         return f"{self.why_before}{number}{self.why_after}"
 
 
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One player's score of a round on the board."""
+
+    name: str
+    score: object  # the round's score, or ★ for a winner of the round
+    total: object  # the running total after it
+    won: bool  # a winner of the round
+    why: bool  # took part: the score opens how it was worked out
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One round of the board's round-by-round table."""
+
+    number: int
+    dealt: str  # "Ann dealt"
+    edit: str  # the link that corrects it
+    edit_label: str  # "Edit hand 3"
+    why: str  # the address of its scores explained
+    cells: list[Cell]
+
+
 def places(totals: Sequence[Any]) -> list[int]:
     """Return the place of each of these totals, best first: a tie shares the place, the
     next one counting everyone ahead (1, 2, 2, 4), as a game's card numbers them."""

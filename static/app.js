@@ -252,6 +252,49 @@
     });
   }
 
+  /* Why these points: a score tapped the first time asks for its hand's explanations (the
+     row's data-why, the list alone: X-Fragment), one fetch for the whole row, and puts
+     each player's sentence (data-name) in place of the link to it. Without an answer the
+     link stays, and a note says the sentence could not be fetched; a later tap asks again.
+     Listened for on the document (toggle does not bubble: caught on its way down), so a
+     board put in by a refresh is covered too. */
+  var tellWhy = function (row, html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    $$("li[data-name]", holder).forEach(function (line) {
+      $$("details.why[data-name]", row).forEach(function (cell) {
+        if (cell.dataset.name !== line.dataset.name) return;
+        $(".why-text", cell).innerHTML = line.innerHTML;
+        cell.dataset.told = "1";
+      });
+    });
+  };
+  document.addEventListener("toggle", function (event) {
+    var cell = event.target;
+    if (!window.fetch || !cell.open || !cell.matches || !cell.matches("details.why[data-name]") ||
+        cell.dataset.told) return;
+    var row = cell.closest("[data-why]");
+    if (!row || row.dataset.asking) return;
+    row.dataset.asking = "1";
+    var text = $(".why-text", cell);
+    text.setAttribute("aria-busy", "true");
+    fetch(row.dataset.why, { credentials: "same-origin", headers: { "X-Fragment": "1" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) { tellWhy(row, html); })
+      .catch(function () {
+        if ($(".why-note", text)) return;
+        var note = document.createElement("span");
+        note.className = "why-note";
+        note.setAttribute("role", "status");
+        note.textContent = say("why_failed");
+        text.appendChild(note);
+      })
+      .then(function () {
+        delete row.dataset.asking;
+        text.removeAttribute("aria-busy");
+      });
+  }, true);
+
   /* In step with the other phones: ask "anything new since version V?" (an empty 204 when
      nothing is) and, when the game moved on, refresh the page's content in place, or on a
      round form say what changed, without touching what is being typed. */

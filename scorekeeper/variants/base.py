@@ -11,7 +11,7 @@ from flask_babel import gettext, ngettext, npgettext
 
 from .. import rules
 from ..words import N_
-from .standings import Page, places
+from .standings import Cell, Page, Row, places
 
 STALEMATE = "stalemate"
 NOBODY = "none"
@@ -291,9 +291,26 @@ class Home:
         return ""
 
     def scoreboard(self, game, page: Page) -> dict[str, Any]:
-        """Return what this variant's part of the scoreboard shows beside the game's rounds:
-        the standings (`page`: what the page gives the board)."""
-        return {"standings": self.standings(game)}
+        """Return what this variant's part of the scoreboard shows: the standings and the
+        round-by-round table (`page`: what the page gives the board)."""
+        return {"standings": self.standings(game), "rows": self.rows(game, page)}
+
+    def rows(self, game, page: Page) -> list[Row]:
+        """Return the round-by-round table, a row a round: its number, who dealt it, the
+        links that correct it and explain its scores, and a cell a player (★ for a winner
+        of the round, else the score, then the running total)."""
+        word, rows = self.word(), []
+        for done in game.result.rounds:
+            cells = [Cell(name, "★" if name in done.hand_winners else done.scores.get(name, ""),
+                          done.totals.get(name, ""), name in done.hand_winners,
+                          name in done.scores)
+                     for name in game.players]
+            rows.append(Row(done.number, gettext("%(name)s dealt", name=done.dealer),
+                            page.edit(done.number),
+                            gettext("Edit %(round)s %(number)s", round=word,
+                                    number=done.number),
+                            page.why(done.number), cells))
+        return rows
 
     def banner_note(self, game) -> tuple[str, str] | None:
         """Return a line for the winner's banner and its data value, if the variant has one."""

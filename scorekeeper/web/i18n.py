@@ -199,6 +199,8 @@ def js_words() -> dict[str, str]:
         "open_hand": gettext("Open hand %(number)s", number="{n}"),
         "next_game": gettext("A new game has started."),
         "cancel": gettext("Cancel"),
+        # app.js: a tapped score's explanation, fetched from its hand's why page.
+        "why_failed": gettext("The explanation could not be fetched (no connection?)."),
         # app.js: a player's own part of the hand, sent from their phone.
         "part_waits": gettext("No connection: your part waits on this phone and is sent as "
                               "soon as the connection is back."),

@@ -95,6 +95,9 @@ def game_or_404(game_id: int) -> Loaded:
     return game
 
 
+FRAGMENT = "X-Fragment"  # app.js asks for a page's part with it: the part alone, no frame
+
+
 _ANY = 2**31 - 1  # a value no id, round or page reaches, put in a link to be replaced
 
 
@@ -107,21 +110,22 @@ def link(endpoint: str, key: str, **values) -> tuple[str, str]:
 
 
 def board_page(game: Loaded) -> variants.Page:
-    """Return what a game's page gives its variant's board: the link that corrects a round,
-    built once and given each number."""
-    return variants.Page(*link("hands.edit", "number", game_id=game.id))
+    """Return what a game's page gives its variant's board: the links that correct a round
+    and explain its scores, built once and given each number."""
+    return variants.Page(*link("hands.edit", "number", game_id=game.id),
+                         *link("hands.why", "number", game_id=game.id))
 
 
 def game_view(game: Loaded, watching: bool = False) -> dict[str, Any]:
     """Return what every page of one game shows: its variant's view-model and the page its
     board is drawn for (the board, standings and hand by hand, is the variant's template,
-    included by the page), the banner's line, the hand in progress, the chart, the game's
-    rules in words and each round's scores explained (`why`: a dict a round)."""
+    included by the page), the banner's line, the hand in progress, the chart and the game's
+    rules in words. A round's scores are explained on their own address, when tapped."""
     home = variants.get(game.variant)
     page = board_page(game)
     return {"game": game, "home": home, "result": game.result, "page": page,
             "vm": home.scoreboard(game, page), "live": home.live(game),
-            "why": home.explain(game), "rules_lines": home.rules_lines(game.core),
+            "rules_lines": home.rules_lines(game.core),
             "banner_note": home.banner_note(game),
             "chart": charts.game_chart(game.core, game.result),
             "chart_title": charts.game_chart_title(game.core), "watching": watching}

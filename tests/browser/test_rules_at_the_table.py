@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
+from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
 from tests.browser.helpers import ARTIFACTS, CHROMIUM_FLAGS, PHONE, controlled
@@ -98,11 +99,13 @@ def test_the_sheet_and_a_tapped_score_on_every_scoreboard(browser, site, scheme,
             assert not sheet.locator(".rules-lines").is_visible()
             page.locator("details.rules-sheet > summary").filter(has_text=words["sheet"]).tap()
             assert words[variant] in sheet.locator(".rules-lines").inner_text()
-            # The first hand's second cell (or row): tapped, it says why; tapped again, closed.
-            cell = page.locator("details.why").filter(
-                has=page.locator(".why-text", has_text=words["why"][variant])).first
+            # The first hand's cell (or row) of a player: tapped, it says why, fetched on the
+            # tap; tapped again, closed.
+            who = "Ann" if variant == "chips" else "Ben"
+            cell = page.locator(f'[data-why$="/hands/1/why"] details.why[data-name="{who}"]')
             cell.locator("summary").tap()
             said = cell.locator(".why-text")
+            expect(said).to_contain_text(words["why"][variant])
             assert said.is_visible() and said.inner_text().startswith(words["why"][variant])
             placed = page.evaluate(PLACED, ".why[open] .why-text")
             assert placed["left"] >= 0 and placed["right"] <= PHONE["width"], placed
@@ -123,6 +126,54 @@ def test_the_sheet_and_a_tapped_score_on_every_scoreboard(browser, site, scheme,
         assert page.evaluate(AXE_RUN) == []
         page.screenshot(path=str(ARTIFACTS / f"rules-how-to-play-{lang}-{scheme}.png"),
                         full_page=True)
+    finally:
+        context.close()
+
+
+def test_a_score_tapped_with_no_connection_keeps_its_link_and_says_so(browser, site):
+    """The explanation is fetched on the tap: with no connection the cell keeps the link to
+    its hand's why page and says it could not be fetched; once back, a tap fetches it."""
+    base, paths = site
+    context = phone(browser, base, "light", "en")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(paths["scoreboard-penalty"])
+        cell = page.locator('[data-why$="/hands/1/why"] details.why[data-name="Ben"]')
+        said = cell.locator(".why-text")
+        context.set_offline(True)
+        cell.locator("summary").tap()
+        expect(said.locator(".why-note")).to_have_text(
+            "The explanation could not be fetched (no connection?).")
+        link = said.locator("a")
+        assert link.inner_text() == "Why these points" and link.is_visible()
+        assert link.get_attribute("href").endswith("/hands/1/why")
+        page.screenshot(path=str(ARTIFACTS / "rules-why-offline.png"))
+        context.set_offline(False)
+        cell.locator("summary").tap()
+        cell.locator("summary").tap()
+        expect(said).to_have_text("Ben: 3 cards: 3 × 1 = 3")
+    finally:
+        context.close()
+
+
+def test_without_scripts_a_tapped_score_leads_to_its_hands_why_page(browser, site):
+    base, paths = site
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  base_url=base, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(paths["scoreboard-penalty"])
+        cell = page.locator('[data-why$="/hands/1/why"] details.why[data-name="Ben"]')
+        cell.locator("summary").tap()
+        cell.locator(".why-text a").tap()
+        page.wait_for_url("**/hands/1/why")
+        assert page.locator("h1").inner_text() == "Hand 1: why these points"
+        assert "Ben: 3 cards: 3 × 1 = 3" in page.locator(".why-lines").inner_text()
+        page.screenshot(path=str(ARTIFACTS / "rules-why-page.png"), full_page=True)
+        page.locator("a#back").tap()
+        page.wait_for_url(f"**{paths['scoreboard-penalty']}")
     finally:
         context.close()
 

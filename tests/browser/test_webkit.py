@@ -343,9 +343,8 @@ def test_the_rules_at_the_table_in_webkit(webkit, live_server):
         assert not me.css(".rules-lines")[0].is_displayed()
         me.tap("details.rules-sheet > summary", sheet)
         me.shows(".rules-lines", rule)
-        cell = next(e for e in me.css("table.hands details.why")
-                    if why in e.find_element("css selector", ".why-text")
-                    .get_attribute("textContent"))
+        # Ben's score of the hand just recorded: its words are fetched when it is tapped.
+        cell = me.css('table.hands tbody tr:last-child details.why[data-name="Ben"]')[0]
         me.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
         cell.find_element("css selector", "summary").click()
         me.shows(".why[open] .why-text", why)

@@ -214,6 +214,11 @@ def play_the_path(app, client, home) -> None:
     assert len(lines) >= 2 and sheet.count("<li>") == len(lines)
     assert len(said) == 1 and set(said[0]) == set(why) and all(said[0].values())
     assert board.count('<p class="why-text">') == len(why)
+    # The words come on a tap, from the hand's own address: a sentence each.
+    told = client.get(f"/games/{game_id}/hands/1/why", headers={"X-Fragment": "1"})
+    assert told.status_code == 200
+    assert told.get_data(as_text=True).count("<li data-name=") == len(why)
+    assert said[0][players[0]] not in board
 
     # A correction opens filled in with what was stored, and saves the new round.
     edit = client.get(f"/games/{game_id}/hands/1/edit").get_data(as_text=True)

@@ -125,7 +125,7 @@ def test_each_deal_shows_its_points_winner_and_class_and_the_start_alternates(cl
     assert "Ann 0 2 points – Ben 1 5 points" in page
     # Each row as it shows before a score is tapped to say why (the why-text under it).
     rows = [re.sub(r'<p class="why-text">.*?</p>', "", row) for row in
-            re.findall(r'<tr data-deal="\d+">(.*?)</tr>', html, re.S)]
+            re.findall(r'<tr data-deal="\d+"[^>]*>(.*?)</tr>', html, re.S)]
     assert text_of(rows[0]).startswith("1 1 4 ▸ Ben incredible")
     assert text_of(rows[1]).startswith("2 1 ▸ 1 draw")
 

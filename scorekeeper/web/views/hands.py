@@ -23,6 +23,7 @@ from ...words import capital, reason
 from ..forms import HandForm, UndoHandForm, whole
 from ..pages import (
     CONFIRMED,
+    FRAGMENT,
     error_summary,
     expired,
     game_or_404,
@@ -243,6 +244,22 @@ def notice(game_id: int, number: int):
     text = moved["text"] if moved else ""
     return render_template("notice.html", text=text, edit=moved and moved.get("edit"),
                            number=number, home=variants.get(game.variant))
+
+
+@bp.route("/<int:number>/why")
+def why(game_id: int, number: int):
+    """Show how each score of a round was worked out: a page of its own (a score's link,
+    without JavaScript), or the list alone for app.js when a score is tapped."""
+    game = game_or_404(game_id)
+    if not 1 <= number <= len(game.result.rounds):
+        abort(404)
+    home = variants.get(game.variant)
+    said = home.explain(game)[number - 1]
+    lines = [(name, said[name]) for name in game.players if name in said]
+    fragment = request.headers.get(FRAGMENT) == "1"
+    page = render_template("_why.html" if fragment else "why.html", game=game, home=home,
+                           number=number, lines=lines)
+    return page, 200, {"Vary": FRAGMENT}  # one address: the page, or its list alone
 
 
 @bp.route("/last/delete", methods=["POST"])

@@ -20,7 +20,7 @@ from ...reports.charts import line_chart
 from ...words import day_and_month, decimal, reason, short_month
 from ..bidi import bdi
 from ..forms import MergeForm, RenameForm
-from ..pages import expired, refusal, unconfirmed
+from ..pages import FRAGMENT, expired, refusal, unconfirmed
 from ..passcode import asks
 from ..season_picker import seen
 
@@ -97,9 +97,6 @@ def _page(player: Player, form: RenameForm, error: str | None = None):
         # same, were a new season to begin between the two requests.
         more=url_for("players.more", player_id=player.id, season=shown.key),
         provisional=ratings.PROVISIONAL, season=season), 422 if error else 200
-
-
-FRAGMENT = "X-Fragment"  # app.js asks for a page's part with it: the part alone, no frame
 
 
 @bp.route("/<int:player_id>/more")

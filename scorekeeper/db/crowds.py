@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 
 from ..extensions import db
 from .models import Crowd, CrowdPhone, CrowdPlayer, CrowdTable, Game, Night, Player, Seat
@@ -99,10 +99,14 @@ def add_table(crowd_id: int, round_number: int, number: int, game_id: int) -> No
                               game_id=game_id))
 
 
+# Built once: every game's scoreboard asks (docs/performance.md).
+_TABLE_OF = (select(CrowdTable.crowd_id, CrowdTable.round, CrowdTable.number)
+             .where(CrowdTable.game_id == bindparam("game")))
+
+
 def crowd_of_game(game_id: int) -> tuple[int, Table] | None:
     """Return the crowd night a game is a table of (its id) and the table, or None."""
-    row = db.session.execute(select(CrowdTable.crowd_id, CrowdTable.round, CrowdTable.number)
-                             .where(CrowdTable.game_id == game_id)).first()
+    row = db.session.execute(_TABLE_OF, {"game": game_id}).first()
     return None if row is None else (row[0], Table(row[1], row[2], game_id))
 
 

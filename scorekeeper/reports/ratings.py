@@ -548,8 +548,7 @@ class Change:
 def game_changes(game_id: int) -> list[Change]:
     """Return each player's change of rating in a finished game, by place (none when the game
     is not finished)."""
-    rows = db.session.execute(select(*STEP.c, Player.name).join(*NAMED)
-                              .where(RatingStep.game_id == game_id)).all()
+    rows = db.session.execute(_MOVES, {"game": game_id}).all()
     befores = {row.player_id: figure(row.mu_before, row.sigma_before) for row in rows}
     changes = []
     for row in rows:
@@ -559,6 +558,14 @@ def game_changes(game_id: int) -> list[Change]:
         changes.append(Change(row.player_id, row.name, row.place, before, after,
                               after - before, row.games < PROVISIONAL, upset))
     return sorted(changes, key=lambda c: (c.place, c.name.casefold()))
+
+
+# Each player's step of a game, with their name: built once, as every finished game's
+# scoreboard asks (docs/performance.md).
+_MOVES = (select(RatingStep.player_id, Player.name, RatingStep.place, RatingStep.games,
+                 RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu_after,
+                 RatingStep.sigma_after)
+          .join(*NAMED).where(RatingStep.game_id == bindparam("game")))
 
 
 def seasons(variant: str | None = None) -> list[str]:

@@ -369,8 +369,10 @@ only the steps its chart draws, however long their history.
         # A player's steps in the order played, every variant's: what the ratings keeper
         # numbers again from a game on, and a season's on their page.
         Index("ix_rating_step_played", "player_id", "played_on", "created_at", "game_id"),
-        # A player's steps by number: their last (how many games), their winning runs.
+        # A player's steps by number: their last (how many games, the run it ends).
         Index("ix_rating_step_number", "player_id", "number", "winning_run"),
+        # A player's runs of wins: their longest.
+        Index("ix_rating_step_runs", "player_id", "winning_run"),
         # A variant's latest step up to a number: a point of a player's rating chart.
         Index("ix_rating_step_chart", "player_id", "variant", "number"),
         # The roster: every player's latest step in a variant (the most games).

@@ -85,7 +85,10 @@ class HeadToHead:
     other_id: int | None = field(default=None, compare=False)  # for a link, when known
 
 
-CHART_POINTS = 120  # years of weekly nights are drawn from this many
+# Years of weekly nights, or of games, are drawn from this many points: on a phone they are
+# then about as far apart as the line is wide (3 units of a chart 360 wide), and more could
+# not be told apart.
+CHART_POINTS = 80
 
 
 def spread(total: int, most: int = CHART_POINTS) -> list[int]:

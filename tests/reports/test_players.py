@@ -180,7 +180,7 @@ def test_each_line_of_the_list_of_nights_says_what_the_night_s_page_says(app, cl
 
 
 def test_years_of_nights_chart_the_same_spread_points_as_the_replay(app):
-    """Past 120 nights the database picks the chart's nights as the statistics would."""
+    """Past CHART_POINTS nights the database picks the chart's nights as the statistics would."""
     from tests.helpers import fill as weekly_nights
 
     weekly_nights(app, 130, hands=3, ended=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from scorekeeper import rules
-from scorekeeper.reports.figures import spread
+from scorekeeper.reports.figures import CHART_POINTS, spread
 from scorekeeper.rules import Game, Hand, Round
 from tests.helpers import two_nights
 from tests.reports.oracle import best_night, night_records, played, player_stats, records
@@ -152,7 +152,7 @@ def test_nobody_has_statistics_before_the_first_game():
 def test_a_long_history_is_charted_from_points_spread_evenly_first_and_last_kept():
     assert spread(5) == [0, 1, 2, 3, 4]
     picked = spread(520)
-    assert len(picked) == 120 and picked[0] == 0 and picked[-1] == 519
+    assert len(picked) == CHART_POINTS and picked[0] == 0 and picked[-1] == 519
     assert picked == sorted(set(picked))
     gaps = {b - a for a, b in zip(picked, picked[1:])}
-    assert gaps <= {4, 5}
+    assert gaps <= {519 // (CHART_POINTS - 1), 519 // (CHART_POINTS - 1) + 1}

@@ -68,8 +68,7 @@ class Change:
         self.shown: set[int] = set()  # games whose phones show something new: stamp
         self.hands: set[tuple[int, int]] = set()  # (game, hand) entered on one phone
         self.rated_before: dict[int, ratings.Finished] = {}
-        self.tallied: set[int] = set()  # players the changed games counted: tallied again
-        self.nights_before: set[tuple] = set()  # their finished seats' nights, before
+        self.counted = results.Counted()  # what the changed games counted before: tallied
         self.seasons = False  # the named seasons changed: every game rated again
         self.everything = False  # a restore or a rebuild: everything derived again
 
@@ -81,8 +80,7 @@ class Change:
         new = [game_id for game_id in game_ids if game_id not in self.entered]
         if new:
             self.rated_before.update(ratings.stored(new))
-            self.nights_before |= results.finished_nights(new)
-            self.tallied |= results.forget(new)
+            self.counted |= results.forget(new)
             self.entered.update(new)
         if hand is not None:
             self.hands.update((game_id, hand) for game_id in game_ids)
@@ -99,8 +97,7 @@ class Change:
             results.rebuild()
             ratings.rebuild()
             return
-        results.refresh(sorted(self.entered), players=self.tallied,
-                        nights_before=self.nights_before)
+        results.refresh(sorted(self.entered), before=self.counted)
         for game_id, number in sorted(self.hands):
             phone_parts.drop(game_id, number)
         if self.seasons:

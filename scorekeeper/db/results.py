@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy import Date, case, delete, func, insert, select
@@ -112,40 +113,66 @@ def _rows(game_id: int, core: rules.Game, player_ids: Sequence[int],
              "problem": None}, seats, facts, pairs, bests)
 
 
-def forget(game_ids: Iterable[int], session=None) -> set[int]:
-    """Delete these games' cache rows (not committed): what they said is out of date.
-    Return the players they counted, whose tallies `refresh` must count again."""
+@dataclass(frozen=True)
+class Counted:
+    """What some games' cache rows count in their players' tallies, but for the facts of
+    their hands (those move with nearly every hand, and are counted again each time): each
+    seat's variant and whether it is over and won, each pair's outcome once over, and each
+    finished seat's night. Read before and after a change, it says whose tallies moved: a
+    hand in a game not over moves none of them."""
+
+    seats: frozenset[tuple] = frozenset()  # (game, player, variant, over, won)
+    pairs: frozenset[tuple] = frozenset()  # (game, player, other, outcome)
+    nights: frozenset[tuple] = frozenset()  # (game, player, won, night, day) once over
+
+    def __or__(self, other: Counted) -> Counted:
+        return Counted(self.seats | other.seats, self.pairs | other.pairs,
+                       self.nights | other.nights)
+
+    def moved(self, now: Counted) -> dict[type, set[int]]:
+        """Return, for each tally it covers, the players whose rows differ from `now`."""
+        return {tally: {row[1] for row in getattr(self, part) ^ getattr(now, part)}
+                for tally, part in ((TallySeat, "seats"), (TallyPair, "pairs"),
+                                    (TallyNight, "nights"))}
+
+
+def counted(game_ids: Iterable[int], session=None) -> Counted:
+    """Return what these games' cache rows count in their players' tallies (`Counted`)."""
     session = session or db.session
     ids = list(game_ids)
-    players = set(session.scalars(select(ResultSeat.player_id).distinct()
-                                  .where(ResultSeat.game_id.in_(ids))))
+    run = session.execute
+    return Counted(
+        frozenset(run(select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.variant,
+                             ResultSeat.over, ResultSeat.won)
+                      .where(ResultSeat.game_id.in_(ids))).tuples()),
+        frozenset(run(select(ResultPair.game_id, ResultPair.player_id, ResultPair.other_id,
+                             ResultPair.outcome)
+                      .where(ResultPair.game_id.in_(ids))).tuples()),
+        frozenset(run(select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won,
+                             Game.night_id, Game.played_on)
+                      .join(Game, Game.id == ResultSeat.game_id)
+                      .where(ResultSeat.over.is_(True), ResultSeat.game_id.in_(ids))).tuples()))
+
+
+def forget(game_ids: Iterable[int], session=None) -> Counted:
+    """Delete these games' cache rows (not committed): what they said is out of date.
+    Return what they counted (`counted`): their players' tallies `refresh` counts again."""
+    session = session or db.session
+    ids = list(game_ids)
+    was = counted(ids, session)
     for model in DERIVED:
         session.execute(delete(model).where(model.game_id.in_(ids)))
-    return players
+    return was
 
 
-def finished_nights(game_ids: Iterable[int], session=None) -> set[tuple]:
-    """Return the finished seats of these games with their nights, as the players' nights
-    count them: only where these differ after a change are a player's nights counted
-    again (a hand in a game not over moves none)."""
-    session = session or db.session
-    return set(session.execute(
-        select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won, Game.night_id,
-               Game.played_on)
-        .join(Game, Game.id == ResultSeat.game_id)
-        .where(ResultSeat.over.is_(True), ResultSeat.game_id.in_(list(game_ids)))).all())
-
-
-def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = (),
-            nights_before: set[tuple] | None = None) -> None:
+def refresh(game_ids: Iterable[int], session=None, before: Counted | None = None) -> None:
     """Read these games again and write their cache rows (not committed): their old rows
     are gone already (`forget`, as `play.Change.games` does, or a game just made); a game
-    deleted gets none. Then count the tallies again of every player they counted before
-    (`players`: those `forget` returned) or count now; their nights
-    only where these games' finished seats moved from `nights_before` (`finished_nights`,
-    read before the change; without it, every one's)."""
+    deleted gets none. Then count the tallies again of the players they counted before
+    (`before`: what `forget` returned) or count now: the facts of every one of them, their
+    seats, pairs and nights only where these moved (without `before`, every one's)."""
     ids = list(game_ids)
-    touched = set(players)
+    touched = {row[1] for row in before.seats} if before is not None else set()
     for start in range(0, len(ids), BATCH):
         batch = ids[start:start + BATCH]
         games = read_games(batch, session=session).values()
@@ -153,31 +180,30 @@ def refresh(game_ids: Iterable[int], session=None, players: Iterable[int] = (),
                       (game.played_on, game.created_at)) for game in games]
         _insert(made, session)
         touched |= {seat["player_id"] for _, seats, *_ in made for seat in seats}
-    nights = None
-    if nights_before is not None:
-        nights = {seat[1] for seat in nights_before ^ finished_nights(ids, session)}
-    tally(touched, session, nights)
+    moved = None if before is None else before.moved(counted(ids, session))
+    tally(touched, session, moved)
 
 
-def tally(player_ids: Iterable[int], session=None, nights: Iterable[int] | None = None
-          ) -> None:
+def tally(player_ids: Iterable[int], session=None,
+          moved: dict[type, set[int]] | None = None) -> None:
     """Count these players' all-time tallies again from the cache (not committed): a
-    grouped sum of their rows, read along the cache's indexes by player; their nights
-    only for `nights` (all of them, without it): numbering every night of a player's again
-    costs a few milliseconds at twenty years, too much for every hand."""
+    grouped sum of their rows, read along the cache's indexes by player; a tally in
+    `moved` only for its players there (every one's, without it): counting a player's
+    seats, pairs and nights again costs milliseconds at twenty years, too much for every
+    hand."""
     session = session or db.session
     ids = sorted(player_ids)
     if not ids:
         return
     one_at_a_time("kings-corners tallies", session)  # two games ending at once
     for model, summed in TALLIES:
-        counted = ids if model is not TallyNight or nights is None else sorted(nights)
-        if not counted:
+        counting = ids if moved is None or model not in moved else sorted(moved[model])
+        if not counting:
             continue
-        session.execute(delete(model).where(model.player_id.in_(counted)))
+        session.execute(delete(model).where(model.player_id.in_(counting)))
         session.execute(insert(model).from_select(
             [column.name for column in summed.selected_columns],
-            summed.where(summed.selected_columns[0].in_(counted))))
+            summed.where(summed.selected_columns[0].in_(counting))))
 
 
 def _insert(made: list[tuple], session=None) -> None:

@@ -221,3 +221,27 @@ def test_a_finished_table_of_the_night_offers_the_night_not_a_rematch(app):
     with app.app_context():
         play_out(other)
     assert 'id="rematch"' in client.get(f"/games/{other}").get_data(as_text=True)
+
+
+def test_a_player_on_another_phone_is_moved_only_by_a_phone_with_the_passcode(app):
+    """Behind a passcode, a phone that came by the night's QR code and taps a player who is
+    on another phone is told so, and offered the passcode, as at a game's seats; the
+    player stays on their own phone."""
+    host = app.test_client()
+    start(host, names=ELEVEN[:8], table_size="4")
+    assert host.post("/settings/passcode", data={"passcode": "open sesame"}).status_code == 302
+    with app.app_context():
+        ann = db.session.execute(db.text("SELECT id FROM player WHERE name = 'Ann'")).scalar()
+    phones = [app.test_client(), app.test_client()]
+    for phone in phones:
+        phone.get(f"/crowds/1/join/{code_of(app, 1)}")
+    assert phones[0].post("/crowds/1/who", data={"player": str(ann)}).status_code == 302
+    refused = phones[1].post("/crowds/1/who", data={"player": str(ann), "take": "1"})
+    assert refused.status_code == 403
+    page = refused.get_data(as_text=True)
+    assert "Ann is on another phone" in text(page)
+    assert 'href="/unlock?next=/crowds/1/who"' in page.replace("%2F", "/")
+    assert "Give the table passcode" in text(page)
+    for phone, is_ann in zip(phones, (True, False)):  # still Ann's phone, and only hers
+        seen = text(phone.get("/crowds/1/me", follow_redirects=True))
+        assert (re.search(r"Round 1: table \d, seat \d", seen) is not None) == is_ann, seen

@@ -192,7 +192,8 @@ def who(crowd_id: int):
     return render_template("crowds/who.html", view=view, form=ConfirmForm(), ask=ask,
                            mine=crowds.player_of(crowd_id, own_phones.phone()),
                            taken=set(crowds.phones(crowd_id)),
-                           may=passcode.unlocked() or own_phones.crowd_joined()), status
+                           may=passcode.unlocked() or own_phones.crowd_joined(),
+                           unlock=url_for("settings.unlock", next=request.path)), status
 
 
 def where(view: reading.Night, name: str) -> str:

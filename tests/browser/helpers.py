@@ -3,9 +3,14 @@ play a game of each variant. Fixtures are in conftest.py."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import shutil
+import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 PHONE = {"width": 390, "height": 844}
@@ -277,3 +282,44 @@ def controlled(page) -> None:
     """Wait until the service worker is installed and controls the page."""
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller"
                            " && navigator.serviceWorker.controller.state === 'activated'")
+
+
+def spki_hash(cert_path: Path) -> str:
+    """Return a certificate's public key as Chromium names it (base64 of its SHA-256)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
+    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    der = cert.public_key().public_bytes(serialization.Encoding.DER,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+@contextmanager
+def https_phone(browser, app, folder: Path):
+    """Serve `app` over HTTPS as `make run HTTPS=1` does (its certificates made in `folder`),
+    in a thread, and yield a phone's browser context that trusts the table's certificate
+    (as a phone does once it trusts the table's authority), its base URL the server's;
+    stop everything after."""
+    from scorekeeper.extensions import db
+    from scorekeeper.server.serve import https_server
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server, made = https_server(app, "127.0.0.1", port, folder)
+    threading.Thread(target=server.safe_start, daemon=True).start()
+    trusting = browser.browser_type.launch(
+        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
+        headless=True, args=[*CHROMIUM_FLAGS,
+                             f"--ignore-certificate-errors-spki-list={spki_hash(made.files.cert)}"])
+    context = trusting.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                   base_url=f"https://localhost:{port}")
+    try:
+        yield context
+    finally:
+        context.close()
+        trusting.close()
+        server.stop()
+        with app.app_context():
+            db.engine.dispose()

@@ -6,25 +6,18 @@ worker registers there as it does over `make run HTTPS=1`."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 import shutil
-import socket
-import threading
-from pathlib import Path
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import serialization
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
 from tests.browser.helpers import (
-    CHROMIUM_FLAGS,
     PHONE,
     Taps,
     controlled,
+    https_phone,
     other_phone,
     parts_in_place,
     shot,
@@ -333,33 +326,12 @@ def test_a_new_version_of_the_app_brings_a_new_worker_and_drops_the_old_cache(
         context.close()
 
 
-def spki_hash(cert_path: Path) -> str:
-    """Return a certificate's public key as Chromium names it (base64 of its SHA-256)."""
-    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
-    der = cert.public_key().public_bytes(serialization.Encoding.DER,
-                                         serialization.PublicFormat.SubjectPublicKeyInfo)
-    return base64.b64encode(hashlib.sha256(der).digest()).decode()
-
-
 def test_over_https_the_app_is_a_secure_context_with_its_worker(browser, tmp_path):
     """The server `make run HTTPS=1` starts, in a thread: a Chromium told to accept the
     machine's own certificate (as a phone does once it trusts the table's authority) opens
     the app over HTTPS, a secure context, and the worker takes the page."""
-    from scorekeeper.server.serve import https_server
-
     app = make_app(tmp_path / "tls.sqlite", csrf=True)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server, made = https_server(app, "127.0.0.1", port, tmp_path / "tls")
-    threading.Thread(target=server.safe_start, daemon=True).start()
-    trusting = browser.browser_type.launch(
-        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
-        headless=True, args=[*CHROMIUM_FLAGS,
-                             f"--ignore-certificate-errors-spki-list={spki_hash(made.files.cert)}"])
-    context = trusting.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                   base_url=f"https://localhost:{port}")
-    try:
+    with https_phone(browser, app, tmp_path / "tls") as context:
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.goto("/")
@@ -372,9 +344,3 @@ def test_over_https_the_app_is_a_secure_context_with_its_worker(browser, tmp_pat
         assert page.locator("a[data-ca]").get_attribute("href") == "/ca.crt"
         assert page.evaluate("fetch('/ca.crt').then(r => r.headers.get('Content-Type'))") \
             == "application/x-x509-ca-cert"
-    finally:
-        context.close()
-        trusting.close()
-        server.stop()
-        with app.app_context():
-            db.engine.dispose()

@@ -4,20 +4,11 @@ axe finds nothing with the sheet and an explanation open."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import shutil
-import socket
-import threading
-from pathlib import Path
-
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import serialization
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
-from tests.browser.helpers import ARTIFACTS, CHROMIUM_FLAGS, PHONE, controlled
+from tests.browser.helpers import ARTIFACTS, PHONE, controlled, https_phone
 from tests.helpers import ROOT, make_app, need, serve, stop_serving
 from tests.site import pages, seed
 
@@ -34,14 +25,6 @@ PLACED = """(selector) => {
   return {left: box.left, right: box.right, height: box.height, onTop: el.contains(hit),
           width: document.documentElement.scrollWidth};
 }"""
-
-
-def spki(cert_path: Path) -> str:
-    """Return a certificate's public key as Chromium names it (base64 of its SHA-256)."""
-    cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
-    der = cert.public_key().public_bytes(serialization.Encoding.DER,
-                                         serialization.PublicFormat.SubjectPublicKeyInfo)
-    return base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
 @pytest.fixture(scope="module")
@@ -181,21 +164,8 @@ def test_without_scripts_a_tapped_score_leads_to_its_hands_why_page(browser, sit
 def test_how_to_play_opens_offline_after_one_visit_over_https(browser, tmp_path):
     """Over HTTPS (`make run HTTPS=1`), a phone that opened how to play once opens it again
     with no connection: the service worker keeps it, its stylesheet and its drawing."""
-    from scorekeeper.server.serve import https_server
-
     app = make_app(tmp_path / "tls.sqlite", csrf=True)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server, made = https_server(app, "127.0.0.1", port, tmp_path / "tls")
-    threading.Thread(target=server.safe_start, daemon=True).start()
-    trusting = browser.browser_type.launch(
-        executable_path=shutil.which("chromium") or shutil.which("chromium-browser"),
-        headless=True, args=[*CHROMIUM_FLAGS,
-                             f"--ignore-certificate-errors-spki-list={spki(made.files.cert)}"])
-    context = trusting.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                   base_url=f"https://localhost:{port}")
-    try:
+    with https_phone(browser, app, tmp_path / "tls") as context:
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.goto("/games/new")
@@ -212,9 +182,3 @@ def test_how_to_play_opens_offline_after_one_visit_over_https(browser, tmp_path)
         assert page.evaluate("getComputedStyle(document.querySelector('.layout rect'))"
                              ".strokeWidth") == "1.5px"
         page.screenshot(path=str(ARTIFACTS / "rules-how-to-play-offline.png"))
-    finally:
-        context.close()
-        trusting.close()
-        server.stop()
-        with app.app_context():
-            db.engine.dispose()

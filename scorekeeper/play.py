@@ -97,7 +97,8 @@ class Change:
             results.rebuild()
             ratings.rebuild()
             return
-        results.refresh(sorted(self.entered), before=self.counted)
+        if self.entered:
+            results.refresh(sorted(self.entered), before=self.counted)
         for game_id, number in sorted(self.hands):
             phone_parts.drop(game_id, number)
         if self.seasons:

@@ -140,18 +140,19 @@ def counted(game_ids: Iterable[int], session=None) -> Counted:
     """Return what these games' cache rows count in their players' tallies (`Counted`)."""
     session = session or db.session
     ids = list(game_ids)
-    run = session.execute
-    return Counted(
-        frozenset(run(select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.variant,
-                             ResultSeat.over, ResultSeat.won)
-                      .where(ResultSeat.game_id.in_(ids))).tuples()),
-        frozenset(run(select(ResultPair.game_id, ResultPair.player_id, ResultPair.other_id,
-                             ResultPair.outcome)
-                      .where(ResultPair.game_id.in_(ids))).tuples()),
-        frozenset(run(select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.won,
-                             Game.night_id, Game.played_on)
-                      .join(Game, Game.id == ResultSeat.game_id)
-                      .where(ResultSeat.over.is_(True), ResultSeat.game_id.in_(ids))).tuples()))
+    seats = session.execute(select(ResultSeat.game_id, ResultSeat.player_id, ResultSeat.variant,
+                                   ResultSeat.over, ResultSeat.won, Game.night_id,
+                                   Game.played_on)
+                            .join(Game, Game.id == ResultSeat.game_id)
+                            .where(ResultSeat.game_id.in_(ids))).all()
+    pairs = session.execute(select(ResultPair.game_id, ResultPair.player_id,
+                                   ResultPair.other_id, ResultPair.outcome)
+                            .where(ResultPair.game_id.in_(ids))).tuples()
+    return Counted(frozenset((game, player, variant, over, won)
+                             for game, player, variant, over, won, _, _ in seats),
+                   frozenset(pairs),
+                   frozenset((game, player, won, night, day)
+                             for game, player, _, over, won, night, day in seats if over))
 
 
 def forget(game_ids: Iterable[int], session=None) -> Counted:

@@ -323,3 +323,27 @@ def https_phone(browser, app, folder: Path):
         server.stop()
         with app.app_context():
             db.engine.dispose()
+
+
+@contextmanager
+def phones(browser, base: str, count: int, scale: int = 1, timeout: int = 15_000):
+    """Yield `count` pages, each a phone of its own at 390x844 (light and dark in turn),
+    their base URL `base`; each page's `console_errors` is the list of errors and refusals
+    of the Content-Security-Policy any of them met, checked empty when they close (a test
+    that expects a few takes them out)."""
+    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=scale, is_mobile=True,
+                                    has_touch=True, base_url=base,
+                                    color_scheme="dark" if i % 2 else "light")
+                for i in range(count)]
+    refused: list[str] = []
+    for context in contexts:
+        context.on("console", lambda m: refused.append(m.text)
+                   if m.type == "error" or "Content Security Policy" in m.text else None)
+    pages = [context.new_page() for context in contexts]
+    for page in pages:
+        page.set_default_timeout(timeout)
+        page.console_errors = refused
+    yield pages
+    for context in contexts:
+        context.close()
+    assert refused == [], refused

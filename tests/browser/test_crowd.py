@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser.helpers import PHONE, Taps, shot
+from tests.browser.helpers import PHONE, Taps, phones, shot
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
 
@@ -19,21 +19,8 @@ NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Ki
 def phones_for(browser, base, names):
     """Yield the host's page and one page for each player, each its own phone; then check
     that no page met an error or a refusal of the Content-Security-Policy."""
-    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                    has_touch=True, base_url=base,
-                                    color_scheme="dark" if i % 2 else "light")
-                for i in range(len(names) + 1)]
-    refused: list[str] = []
-    for context in contexts:
-        context.on("console", lambda m: refused.append(m.text)
-                   if m.type == "error" or "Content Security Policy" in m.text else None)
-    pages = [context.new_page() for context in contexts]
-    for page in pages:
-        page.set_default_timeout(15_000)
-    yield pages[0], dict(zip(names, pages[1:]))
-    for context in contexts:
-        context.close()
-    assert refused == [], refused
+    with phones(browser, base, len(names) + 1) as pages:
+        yield pages[0], dict(zip(names, pages[1:]))
 
 
 @pytest.fixture

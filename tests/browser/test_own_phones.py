@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import PHONE, Taps, follows_within, shot, watch
+from tests.browser.helpers import PHONE, Taps, follows_within, phones, shot, watch
 from tests.helpers import need
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
@@ -19,22 +19,8 @@ NAMES = ["Ann", "Ben", "Cy", "Dee"]
 @pytest.fixture
 def table_of_phones(browser, live_server):
     """Return the scorer's page and four players' pages, each a phone of its own."""
-    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                    has_touch=True, base_url=live_server,
-                                    color_scheme="dark" if i % 2 else "light")
-                for i in range(5)]
-    refused: list[str] = []
-    for context in contexts:
-        context.on("console", lambda m: refused.append(m.text)
-                   if m.type == "error" or "Content Security Policy" in m.text else None)
-    pages = [context.new_page() for context in contexts]
-    for page in pages:
-        page.set_default_timeout(10_000)
-    pages[0].console_errors = refused  # a test that cuts the connection expects a few
-    yield pages[0], pages[1:]
-    for context in contexts:
-        context.close()
-    assert refused == [], refused
+    with phones(browser, live_server, 5, scale=2, timeout=10_000) as pages:
+        yield pages[0], pages[1:]  # a test that cuts the connection takes its errors out
 
 
 def test_four_players_each_send_their_part_and_every_phone_follows(table_of_phones):

@@ -132,6 +132,9 @@ def night(crowd_id: int) -> Night | None:
     return view
 
 
+UNREAD = object()  # a crowd night not read yet: a function given it reads it (of_night)
+
+
 def of_night(night_id: int) -> Night | None:
     """Return the crowd night a night is, read whole, or None for an ordinary night."""
     found = crowds.of_night(night_id)

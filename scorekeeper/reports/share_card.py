@@ -239,12 +239,14 @@ def game_card(game, changes=()) -> Card:
                 headline, rows, (moves,) if moves else (), foot=home.summary(game.settings))
 
 
-def night_card(summary, story: list[str]) -> Card:
+def night_card(summary, story: list[str],
+               crowded: crowd.Night | None | object = crowd.UNREAD) -> Card:
     """Return a night's card (`summary`: history.NightSummary): its story (reports.story)
     over the standings of its wins, then each game's winner, MOST_GAMES at most and the
     number of the others ("and 3 more games"). A crowd night's card is its own
-    (crowd_card)."""
-    crowded = crowd.of_night(summary.night.id)
+    (crowd_card; `crowded`: crowd.of_night, if read already)."""
+    if crowded is crowd.UNREAD:
+        crowded = crowd.of_night(summary.night.id)
     if crowded is not None:
         return crowd_card(summary, crowded, story)
     games = [g for g in summary.games if g.readable]
@@ -284,8 +286,7 @@ def crowd_card(summary, night: crowd.Night, story: list[str]) -> Card:
     counted = [ngettext("and %(num)d more player", "and %(num)d more players", more)] \
         if more else []
     sizes = " · ".join([ngettext("%(num)d round", "%(num)d rounds", night.round),
-                        ngettext("%(num)d table", "%(num)d tables",
-                                 len(night.rounds.get(1, ())))])
+                        ngettext("%(num)d table", "%(num)d tables", night.count)])
     title, when = label(summary.night), summary.night.started_at
     return Card(title, sizes if title == day(when) else f"{day(when)} · {sizes}",
                 story[0] if story else "", rows, tuple(counted + story[1:]))

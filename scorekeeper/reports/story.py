@@ -102,11 +102,13 @@ def _games_up_to(players: Iterable[int], first: int, last: int) -> dict[int, lis
     return {player: games[::-1] for player, games in found.items()}
 
 
-def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[str]:
+def night_story(night_id: int, results: Iterable[tuple] | None = None,
+                crowded: crowd.Night | None | object = crowd.UNREAD) -> list[str]:
     """Return a few lines that tell a night: who won most of its games, each winning run of
     RUN or more that the night started, stretched or ended, the table's records it set (at
     most RECORDS), and the biggest rise of a settled rating. `results` are its seats'
-    results in the order played, as history.NightSummary keeps them, if read already (the
+    results in the order played, as history.NightSummary keeps them, and `crowded` the
+    crowd night it is (crowd.of_night, None for an ordinary night), if read already (the
     night's page reads them for its standings too)."""
     if results is None:
         summary = history.night_summary(night_id)
@@ -116,7 +118,8 @@ def night_story(night_id: int, results: Iterable[tuple] | None = None) -> list[s
         return []
     wins = Counter(winner for game in games for winner in game.winners)
     lines = []
-    crowded = crowd.of_night(night_id)
+    if crowded is crowd.UNREAD:
+        crowded = crowd.of_night(night_id)
     if crowded is not None:
         lines += crowd_lines(crowded)
     elif wins:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from flask import Blueprint, Response, abort
 from flask_babel import gettext
 
+from ...reports import crowd as crowd_reading
 from ...reports import history, ratings, renderer, share_card, story
 from ..pages import game_or_404
 
@@ -46,6 +47,7 @@ def night(night_id: int):
     summary = history.night_summary(night_id)
     if summary is None:
         abort(404)
-    return _png(lambda: share_card.night_card(summary, story.night_story(night_id,
-                                                                          summary.results)),
+    crowded = crowd_reading.of_night(night_id)  # read once: the story and card tell it
+    return _png(lambda: share_card.night_card(
+        summary, story.night_story(night_id, summary.results, crowded), crowded),
                 f"kings-corners-night-{night_id}")

@@ -62,11 +62,13 @@ def _night_page(summary: history.NightSummary, form: NightForm, errors: dict[str
                 status: int = 200):
     """Render a night: its story, its games' final standings and the name-and-notes form."""
     night = summary.night
-    told = story.night_story(night.id, summary.results)
-    return render_template("history/night.html", summary=summary, crowd=_crowd(night.id),
+    crowded = crowd_reading.of_night(night.id)  # read once: the story and card tell it too
+    told = story.night_story(night.id, summary.results, crowded)
+    return render_template("history/night.html", summary=summary, crowd=_crowd(crowded),
                            games=night_games(summary.games), form=form, errors=errors,
                            label=history.label(night), story=told,
-                           share_text=share_card.text(share_card.night_card(summary, told))
+                           share_text=share_card.text(share_card.night_card(summary, told,
+                                                                            crowded))
                            if any(g.readable for g in summary.games) else None), status
 
 
@@ -97,13 +99,12 @@ def night(night_id: int):
     return _night_page(summary, form, errors, 422 if errors else 200)
 
 
-def _crowd(night_id: int) -> dict | None:
-    """Return what a night's page shows of it as a night for a crowd (None: an ordinary
-    night): its rounds and tables, its winners, and each game's round and table."""
-    found = crowd_reading.of_night(night_id)
+def _crowd(found: crowd_reading.Night | None) -> dict | None:
+    """Return what a night's page shows of it as a night for a crowd (`found`; None: an
+    ordinary night): its rounds and tables, its winners, and each game's round and table."""
     if found is None:
         return None
-    return {"id": found.crowd.id, "rounds": found.round, "tables": len(found.rounds.get(1, ())),
+    return {"id": found.crowd.id, "rounds": found.round, "tables": found.count,
             "winners": found.winners,
             "at": {t.game_id: t for tables in found.rounds.values() for t in tables}}
 

@@ -245,3 +245,12 @@ def test_a_player_on_another_phone_is_moved_only_by_a_phone_with_the_passcode(ap
     for phone, is_ann in zip(phones, (True, False)):  # still Ann's phone, and only hers
         seen = text(phone.get("/crowds/1/me", follow_redirects=True))
         assert (re.search(r"Round 1: table \d, seat \d", seen) is not None) == is_ann, seen
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("get", "/crowds/999"), ("get", "/crowds/999/who"), ("post", "/crowds/999/who"),
+    ("post", "/crowds/999/next"), ("post", "/crowds/999/rounds"),
+    ("get", "/crowds/999/join/abc"), ("get", "/crowds/999/me"), ("get", "/crowds/999/board")])
+def test_a_night_that_is_not_there_is_not_found(app, method, path):
+    start(app.test_client())  # night 1 is there; 999 is not
+    assert getattr(app.test_client(), method)(path).status_code == 404

@@ -71,10 +71,17 @@ def new():
 
 
 def _night_or_404(crowd_id: int) -> reading.Night:
+    """Return the night as its pages show it (every game read), or answer 404."""
     view = reading.night(crowd_id)
     if view is None:
         abort(404)
     return view
+
+
+def _there_or_404(crowd_id: int) -> None:
+    """Answer 404 for a night there is not (nothing else of it read)."""
+    if crowds.get(crowd_id) is None:
+        abort(404)
 
 
 @bp.route("/<int:crowd_id>")
@@ -101,7 +108,7 @@ def _back(crowd_id: int):
 @bp.route("/<int:crowd_id>/next", methods=["POST"])
 def next_round(crowd_id: int):
     """Seat the next round, once every table's game is over (the host's tap)."""
-    _night_or_404(crowd_id)
+    _there_or_404(crowd_id)
     if not ConfirmForm().validate_on_submit():
         flash(expired("seated", "tap Next round again"))
         return _back(crowd_id)
@@ -129,7 +136,7 @@ def next_round(crowd_id: int):
 @bp.route("/<int:crowd_id>/rounds", methods=["POST"])
 def rounds(crowd_id: int):
     """Decide how many rounds the night has, or that the round being played is the last."""
-    _night_or_404(crowd_id)
+    _there_or_404(crowd_id)
     if not ConfirmForm().validate_on_submit():
         flash(expired("changed"))
         return _back(crowd_id)
@@ -152,7 +159,7 @@ def rounds(crowd_id: int):
 def join(crowd_id: int, code: str):
     """The night's QR code: this phone may say which player it is. A wrong code counts as
     a wrong passcode does, against the same limit."""
-    _night_or_404(crowd_id)
+    _there_or_404(crowd_id)
     checked = passcode.join_code_checked(lambda: own_phones.crowd_join(crowd_id, code[:40]))
     if checked is not True:
         flash(checked or gettext("That join code is not this night's: scan its QR code again."))
@@ -166,7 +173,7 @@ def who(crowd_id: int):
     """Ask "Which one are you?" with the night's players; one tap makes this phone theirs
     for the night. A player another phone is already is taken only once this phone says so,
     and, with a passcode, only by a phone that knows it."""
-    view = _night_or_404(crowd_id)
+    _there_or_404(crowd_id)
     ask, status = None, 200
     if request.method == "POST":
         if not ConfirmForm().validate_on_submit():
@@ -189,7 +196,8 @@ def who(crowd_id: int):
         ask = {"player": player, "name": joined.name, "holder": joined.holder,
                "may_take": may_take}
         status = 200 if may_take or request.form.get("take") != "1" else 403
-    return render_template("crowds/who.html", view=view, form=ConfirmForm(), ask=ask,
+    return render_template("crowds/who.html", crowd_id=crowd_id,
+                           players=crowds.players(crowd_id), form=ConfirmForm(), ask=ask,
                            mine=crowds.player_of(crowd_id, own_phones.phone()),
                            taken=set(crowds.phones(crowd_id)),
                            may=passcode.unlocked() or own_phones.crowd_joined(),

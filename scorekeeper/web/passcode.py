@@ -10,7 +10,8 @@
   (GUESSES) and for the whole table (CEILING), so guesses sent together, or from many
   addresses, cannot slip past the limit; a right one is given back.
 - The hash is checked outside any write lock, one check at a time: a burst of guesses
-  never makes another phone's save wait.
+  never makes another phone's save wait on a hash. Counting each guess is one short write
+  of its own, though, so a flood of them takes turns with the saves (one row each).
 - Without it a phone reads everything: scoreboards stay live, history and statistics
   open. Every change (any POST) and the pages that only lead to one (`asks`) first ask for
   the passcode, then carry on: a GET goes on to its page, a posted form is sent again,

@@ -9,9 +9,7 @@ from scorekeeper import crowd, play, rules
 from scorekeeper.db.models import Game
 from scorekeeper.extensions import db
 from scorekeeper.reports import crowd as reading
-from tests.helpers import play_out
-
-ELEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
+from tests.helpers import ELEVEN, play_out
 
 
 @pytest.fixture(autouse=True)

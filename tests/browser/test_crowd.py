@@ -12,8 +12,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.helpers import PHONE, Taps, phones, shot
+from tests.helpers import ELEVEN
 
-NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
+NAMES = ELEVEN
 
 
 def phones_for(browser, base, names):

@@ -12,10 +12,17 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.parts import Part
 from tests.browser.helpers import shot
 from tests.browser.test_look import AXE, AXE_RUN
-from tests.helpers import hand_data, make_app, need, play_out, serve, stop_serving
+from tests.helpers import (
+    ELEVEN,
+    hand_data,
+    make_app,
+    need,
+    play_out,
+    serve,
+    stop_serving,
+)
 
 TV, LAPTOP = {"width": 1920, "height": 1080}, {"width": 1280, "height": 720}
-ELEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
 
 # What does not fit the screen, read in the page: a table or a line of the standings
 # outside the window, and any scrolling at all.

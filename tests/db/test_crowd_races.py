@@ -6,9 +6,9 @@ tables' last parts and Next round at once: one game a table, everyone seated onc
 from __future__ import annotations
 
 import http.client
-import threading
 import urllib.parse
 from collections import Counter
+from functools import partial
 
 from sqlalchemy import select
 
@@ -17,6 +17,7 @@ from scorekeeper.db import read_game
 from scorekeeper.db.models import CrowdTable, Game
 from scorekeeper.extensions import db
 from scorekeeper.reports import crowd as reading
+from tests import helpers
 
 TRIALS = 20
 SIX = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
@@ -33,20 +34,7 @@ def post(port: int, path: str, data: dict, headers: dict) -> int:
 
 def together(port: int, *requests) -> list[int]:
     """Send the requests from threads released at once; return their statuses."""
-    barrier = threading.Barrier(len(requests))
-    answers: list = [None] * len(requests)
-
-    def phone(index, path, data, headers):
-        barrier.wait()
-        answers[index] = post(port, path, data, headers)
-
-    threads = [threading.Thread(target=phone, args=(i, *request))
-               for i, request in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return answers
+    return helpers.together(*(partial(post, port, *request) for request in requests))
 
 
 def night_but_two_parts(app, names=SIX) -> tuple[int, list[tuple[int, int]]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import threading
 from functools import partial
 from html import unescape
 
@@ -20,7 +19,7 @@ from sqlalchemy import func, select
 from scorekeeper.db import read_game
 from scorekeeper.db.models import HandPart, Round
 from scorekeeper.extensions import db
-from tests.helpers import Phone, hand_data, start_game
+from tests.helpers import Phone, hand_data, start_game, together
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 TRIALS = 20
@@ -52,23 +51,6 @@ def part(phone: Phone, game_id: int, seat: int, fields: dict, number: int = 1):
     answer = json.loads(response.read().decode() or "{}")
     connection.close()
     return response.status, answer
-
-
-def together(*calls) -> list:
-    """Run the calls in threads released at once by a barrier; return what each returned."""
-    barrier = threading.Barrier(len(calls))
-    answers: list = [None] * len(calls)
-
-    def run(index, call):
-        barrier.wait()
-        answers[index] = call()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return answers
 
 
 def stored(app, game_id: int):

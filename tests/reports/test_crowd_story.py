@@ -13,9 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.reports import crowd as reading
 from scorekeeper.reports import history, share_card, story
 from scorekeeper.words import points
-from tests.helpers import play_out
-
-ELEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
+from tests.helpers import ELEVEN, play_out
 
 
 def play_night(app, rounds: int, played: int) -> tuple[int, int, list[str]]:

@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -31,6 +30,7 @@ from tests.helpers import (
     start_game,
     start_http,
     stop,
+    together,
 )
 
 P = ["Ann", "Ben", "Cy"]
@@ -54,23 +54,6 @@ def phone(port: int, address: str = "127.0.0.1") -> Phone:
     """Return a phone of its own (cookies, CSRF token) talking to the process on `port`."""
     return Phone(lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=30,
                                                     source_address=(address, 0)))
-
-
-def together(*calls) -> list:
-    """Run the calls from threads released at once; return what each returned."""
-    barrier = threading.Barrier(len(calls))
-    answers: list = [None] * len(calls)
-
-    def run(index: int, call) -> None:
-        barrier.wait()
-        answers[index] = call()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return answers
 
 
 def test_two_phones_saving_one_hand_through_two_processes_record_it_once(two):

@@ -11,9 +11,7 @@ import pytest
 from scorekeeper.db.models import Crowd, CrowdTable, Game
 from scorekeeper.extensions import db
 from scorekeeper.web import own_phones
-from tests.helpers import play_out, send, start_game
-
-ELEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
+from tests.helpers import ELEVEN, play_out, send, start_game
 
 
 def text(page) -> str:

@@ -12,9 +12,7 @@ import pytest
 
 from scorekeeper import crowd, play
 from scorekeeper.reports import board as reading
-from tests.helpers import hand_data, play_out, send, sit
-
-ELEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit"]
+from tests.helpers import ELEVEN, hand_data, play_out, send, sit
 
 
 def text(page) -> str:

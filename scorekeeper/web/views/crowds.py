@@ -91,11 +91,10 @@ def night(crowd_id: int):
     view = _night_or_404(crowd_id)
     me = crowds.player_of(crowd_id, own_phones.phone())
     names = dict(view.players)
-    held = reading.waits_for(view, names[me]) if me in names else None
     return render_template("crowds/night.html", view=view, form=ConfirmForm(), points=points,
                            home=variants.get(view.crowd.variant),
                            me=reading.seat_of(view, names[me]) if me in names else None,
-                           held=waiting(held) if held is not None else None,
+                           held=told_waiting(view, names[me]) if me in names else None,
                            join_to=url_for("crowds.join", crowd_id=crowd_id,
                                            code=own_phones.crowd_code(crowd_id))
                            if passcode.unlocked() else None)
@@ -221,6 +220,13 @@ def where(view: reading.Night, name: str) -> str:
     return said
 
 
+def told_waiting(view: reading.Night, name: str) -> str | None:
+    """Return what a player of the night is told while their next table waits for another
+    still playing (`waiting`), or None when it does not wait."""
+    held = reading.waits_for(view, name)
+    return waiting(held) if held is not None else None
+
+
 def waiting(held: list[int]) -> str:
     """Return what a player whose next table is not seated yet is told: which table it
     waits for, or that the next tap of Next round seats it."""
@@ -242,9 +248,5 @@ def me(crowd_id: int):
     at = reading.seat_of(view, names[player])
     if view.over or at is None:
         return _back(crowd_id)
-    held = reading.waits_for(view, names[player])
-    if held is not None:
-        flash(waiting(held))
-    else:
-        flash(where(view, names[player]))
+    flash(told_waiting(view, names[player]) or where(view, names[player]))
     return redirect(url_for("games.scoreboard", game_id=at.game_id))

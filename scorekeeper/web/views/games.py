@@ -27,7 +27,7 @@ from .. import own_phones
 from ..forms import ConfirmForm, NewGameForm, whole
 from ..pages import error_summary, expired, game_or_404, game_view
 from ..passcode import asks
-from .crowds import waiting
+from .crowds import told_waiting
 from .setup import (
     MAX_SEATS,
     check_new_game,
@@ -118,8 +118,7 @@ def _crowd_wait(found: tuple[int, crowds.Table] | None) -> str | None:
     player = crowds.player_of(found[0], own_phones.phone()) if found else None
     view = crowd_reading.night(found[0]) if player is not None else None
     names = dict(view.players) if view is not None else {}
-    held = crowd_reading.waits_for(view, names[player]) if player in names else None
-    return waiting(held) if held is not None else None
+    return told_waiting(view, names[player]) if player in names else None
 
 
 @bp.route("/<int:game_id>")
